@@ -1,0 +1,71 @@
+package dev.quiver.engine.batch;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Building, measuring and reading whole batches. */
+public final class Batches {
+    private Batches() {}
+
+    /** A batch of {@code schema} holding {@code rows} (Java values as in {@link VectorValues}). */
+    public static VectorSchemaRoot fromRows(Schema schema, List<? extends List<?>> rows, BufferAllocator allocator) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        try {
+            root.allocateNew();
+            for (int r = 0; r < rows.size(); r++) {
+                List<?> row = rows.get(r);
+                if (row.size() != schema.getFields().size()) {
+                    throw new IllegalArgumentException("row " + r + " has " + row.size() + " values, schema has " + schema.getFields().size());
+                }
+                for (int c = 0; c < row.size(); c++) {
+                    VectorValues.set(root.getVector(c), r, row.get(c));
+                }
+            }
+            root.setRowCount(rows.size());
+            return root;
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+    }
+
+    /** The rows of a batch as lists of Java values. */
+    public static List<List<Object>> toRows(VectorSchemaRoot batch) {
+        List<List<Object>> rows = new ArrayList<>(batch.getRowCount());
+        List<FieldVector> vectors = batch.getFieldVectors();
+        for (int r = 0; r < batch.getRowCount(); r++) {
+            List<Object> row = new ArrayList<>(vectors.size());
+            for (FieldVector vector : vectors) {
+                row.add(VectorValues.get(vector, r));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /** Bytes the batch's buffers occupy, for metrics and memory reservations. */
+    public static long sizeInBytes(VectorSchemaRoot batch) {
+        long bytes = 0;
+        for (FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return bytes;
+    }
+
+    /** A batch made of the given vectors (ownership moves to the batch). */
+    public static VectorSchemaRoot of(Schema schema, List<FieldVector> vectors, int rowCount) {
+        return new VectorSchemaRoot(schema.getFields(), vectors, rowCount);
+    }
+
+    /** An empty batch of {@code schema}. */
+    public static VectorSchemaRoot empty(Schema schema, BufferAllocator allocator) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        root.allocateNew();
+        root.setRowCount(0);
+        return root;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.quiver.engine.batch;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * Reads and writes single values of vectors as the Java values of
+ * {@link dev.quiver.engine.types.QuiverTypes}. For results, literals and tests — not for hot loops,
+ * which work on the vectors' own accessors.
+ */
+public final class VectorValues {
+    private VectorValues() {}
+
+    /** The value at {@code index}, or null. */
+    public static Object get(ValueVector vector, int index) {
+        if (vector.isNull(index)) {
+            return null;
+        }
+        if (vector instanceof BitVector v) {
+            return v.get(index) != 0;
+        }
+        if (vector instanceof IntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof BigIntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof Float8Vector v) {
+            return v.get(index);
+        }
+        if (vector instanceof DecimalVector v) {
+            return v.getObject(index);
+        }
+        if (vector instanceof VarCharVector v) {
+            return new String(v.get(index), StandardCharsets.UTF_8);
+        }
+        if (vector instanceof DateDayVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof TimeStampVector v) {
+            return v.get(index);
+        }
+        Object value = vector.getObject(index);
+        return value instanceof org.apache.arrow.vector.util.Text text ? text.toString() : value;
+    }
+
+    /** Sets the value at {@code index} (null for SQL NULL), growing the vector if needed. */
+    public static void set(FieldVector vector, int index, Object value) {
+        if (value == null) {
+            setNull(vector, index);
+            return;
+        }
+        if (vector instanceof BitVector v) {
+            v.setSafe(index, ((Boolean) value) ? 1 : 0);
+        } else if (vector instanceof IntVector v) {
+            v.setSafe(index, ((Number) value).intValue());
+        } else if (vector instanceof BigIntVector v) {
+            v.setSafe(index, ((Number) value).longValue());
+        } else if (vector instanceof Float8Vector v) {
+            v.setSafe(index, ((Number) value).doubleValue());
+        } else if (vector instanceof DecimalVector v) {
+            BigDecimal decimal = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+            v.setSafe(index, decimal.setScale(v.getScale(), java.math.RoundingMode.HALF_UP));
+        } else if (vector instanceof VarCharVector v) {
+            v.setSafe(index, value.toString().getBytes(StandardCharsets.UTF_8));
+        } else if (vector instanceof DateDayVector v) {
+            int days = value instanceof java.time.LocalDate date ? (int) date.toEpochDay() : ((Number) value).intValue();
+            v.setSafe(index, days);
+        } else if (vector instanceof TimeStampVector v) {
+            v.setSafe(index, ((Number) value).longValue());
+        } else {
+            throw new IllegalArgumentException("unsupported vector type " + vector.getField());
+        }
+    }
+
+    /** Marks {@code index} null, growing the vector if needed. */
+    public static void setNull(FieldVector vector, int index) {
+        if (vector instanceof org.apache.arrow.vector.BaseFixedWidthVector v) {
+            while (index >= v.getValueCapacity()) {
+                v.reAlloc();
+            }
+            v.setNull(index);
+        } else if (vector instanceof org.apache.arrow.vector.BaseVariableWidthVector v) {
+            while (index >= v.getValueCapacity()) {
+                v.reallocValidityAndOffsetBuffers();
+            }
+            v.setNull(index);
+        } else {
+            throw new IllegalArgumentException("unsupported vector type " + vector.getField());
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.quiver.engine.error;
+
+import static dev.quiver.engine.error.ErrorCategory.EXTERNAL;
+import static dev.quiver.engine.error.ErrorCategory.INTERNAL;
+import static dev.quiver.engine.error.ErrorCategory.RESOURCES;
+import static dev.quiver.engine.error.ErrorCategory.USER_ERROR;
+
+/**
+ * Every error Quiver reports carries one of these codes. The numeric code is stable and survives
+ * the trip from a worker to the client; the category says who can act on it.
+ */
+public enum ErrorCode {
+    SYNTAX_ERROR(1, USER_ERROR),
+    TABLE_NOT_FOUND(2, USER_ERROR),
+    COLUMN_NOT_FOUND(3, USER_ERROR),
+    TYPE_MISMATCH(4, USER_ERROR),
+    FUNCTION_NOT_FOUND(5, USER_ERROR),
+    DIVISION_BY_ZERO(6, USER_ERROR),
+    NUMERIC_VALUE_OUT_OF_RANGE(7, USER_ERROR),
+    INVALID_CAST(8, USER_ERROR),
+    NOT_SUPPORTED(9, USER_ERROR),
+    INVALID_ARGUMENT(10, USER_ERROR),
+    INVALID_CONFIGURATION(11, USER_ERROR),
+    QUERY_CANCELLED(12, USER_ERROR),
+    SUBQUERY_MULTIPLE_ROWS(13, USER_ERROR),
+
+    INTERNAL_ERROR(0, INTERNAL),
+    PLAN_ERROR(1, INTERNAL),
+
+    EXCEEDED_MEMORY_LIMIT(0, RESOURCES),
+
+    SOURCE_ERROR(0, EXTERNAL),
+    WORKER_UNREACHABLE(1, EXTERNAL),
+    REMOTE_TASK_FAILED(2, EXTERNAL);
+
+    private final int code;
+    private final ErrorCategory category;
+
+    ErrorCode(int offset, ErrorCategory category) {
+        this.code = category.codeBase() + offset;
+        this.category = category;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public ErrorCategory category() {
+        return category;
+    }
+
+    /** Finds the code for a numeric value received from another process. */
+    public static ErrorCode fromCode(int code) {
+        for (ErrorCode value : values()) {
+            if (value.code == code) {
+                return value;
+            }
+        }
+        return INTERNAL_ERROR;
+    }
+}

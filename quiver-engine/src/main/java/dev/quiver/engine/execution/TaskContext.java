@@ -1,0 +1,149 @@
+package dev.quiver.engine.execution;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.memory.MemoryPool;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * Everything one execution of a plan (a local query, or one task on a worker) shares: the Arrow
+ * allocator batches come from, the memory pool reservations grow in, the executor whose threads
+ * drive partitions, the settings, and cancellation.
+ *
+ * <p>State that the partitions of one plan node share (a collect-left join's build side, a
+ * repartition's queues) lives here, keyed by node identity, created on first use by
+ * {@link #sharedState(ExecutionPlan, Class, Supplier)}, and closed with the context.
+ *
+ * <p>The context does not own the allocator, pool or executor; it owns its shared state, which
+ * {@link #close()} releases.
+ */
+public final class TaskContext implements AutoCloseable {
+    private final String taskId;
+    private final BufferAllocator allocator;
+    private final MemoryPool memoryPool;
+    private final QuiverExecutor executor;
+    private final ExecutionConfig config;
+    private final Map<ExecutionPlan, Object> sharedState = new IdentityHashMap<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private volatile String cancelReason;
+    private volatile Throwable failure;
+
+    public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config) {
+        this.taskId = requireNonNull(taskId, "taskId is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.memoryPool = requireNonNull(memoryPool, "memoryPool is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    /** A name for this execution, used in thread names and errors, e.g. {@code q12} or {@code q12.s3.t1}. */
+    public String taskId() {
+        return taskId;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    public MemoryPool memoryPool() {
+        return memoryPool;
+    }
+
+    public QuiverExecutor executor() {
+        return executor;
+    }
+
+    public ExecutionConfig config() {
+        return config;
+    }
+
+    public int batchSize() {
+        return config.batchSize();
+    }
+
+    /**
+     * The state the partitions of {@code node} share, created by {@code factory} on first use. If
+     * the state is {@link AutoCloseable} it is closed with this context (after its partitions'
+     * streams, which must therefore not rely on it being closed for them).
+     */
+    public <T> T sharedState(ExecutionPlan node, Class<T> type, Supplier<T> factory) {
+        synchronized (sharedState) {
+            Object state = sharedState.get(node);
+            if (state == null) {
+                state = requireNonNull(factory.get(), "shared state factory returned null");
+                sharedState.put(node, state);
+                if (state instanceof AutoCloseable closeable) {
+                    closeables.add(closeable);
+                }
+            }
+            return type.cast(state);
+        }
+    }
+
+    /** Asks every stream of this execution to stop at its next check. */
+    public void cancel(String reason) {
+        if (cancelReason == null) {
+            cancelReason = requireNonNull(reason, "reason is null");
+        }
+    }
+
+    /**
+     * Records the first failure of any thread working for this execution, and cancels the rest,
+     * so that a failure on a producer thread is not masked by the cancellations it causes.
+     */
+    public void fail(Throwable error) {
+        if (failure == null) {
+            failure = error;
+        }
+        cancel("failed: " + error.getMessage());
+    }
+
+    public boolean isCancelled() {
+        return cancelReason != null;
+    }
+
+    /** Throws the recorded failure, or QUERY_CANCELLED, if this execution should stop. */
+    public void checkCancelled() {
+        if (cancelReason != null) {
+            Throwable error = failure;
+            if (error instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (error instanceof Error fatal) {
+                throw fatal;
+            }
+            throw new QuiverException(ErrorCode.QUERY_CANCELLED, "Query " + taskId + " was cancelled: " + cancelReason);
+        }
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (sharedState) {
+            toClose = new ArrayList<>(closeables);
+            closeables.clear();
+            sharedState.clear();
+        }
+        RuntimeException first = null;
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            try {
+                toClose.get(i).close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException runtime ? runtime
+                            : new QuiverException(ErrorCode.INTERNAL_ERROR, "closing task state failed: " + e.getMessage(), e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.quiver.engine.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * {@code left op right}. Operands may have different numeric types (INTEGER and DECIMAL, decimals
+ * of different scales); {@code type} is the result type, chosen by the SQL layer, which the
+ * evaluation produces exactly (for comparisons and logic: BOOLEAN).
+ */
+public record BinaryExpr(BinaryOperator op, PhysicalExpr left, PhysicalExpr right, ArrowType type) implements PhysicalExpr {
+    public BinaryExpr {
+        requireNonNull(op, "op is null");
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+    }
+
+    @Override
+    public boolean nullable() {
+        return switch (op) {
+            case IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM -> false;
+            default -> left.nullable() || right.nullable();
+        };
+    }
+
+    @Override
+    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("not implemented yet: " + display());
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public String display() {
+        return "(" + left.display() + " " + op.symbol() + " " + right.display() + ")";
+    }
+}

@@ -1,0 +1,42 @@
+package dev.quiver.engine.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * {@code CAST(input AS type)} between the Quiver types. Numeric casts that do not fit the target
+ * fail with NUMERIC_VALUE_OUT_OF_RANGE; decimal rescaling rounds HALF_UP; string to number or date
+ * that does not parse fails with INVALID_CAST naming the value.
+ */
+public record CastExpr(PhysicalExpr input, ArrowType type) implements PhysicalExpr {
+    public CastExpr {
+        requireNonNull(input, "input is null");
+        requireNonNull(type, "type is null");
+    }
+
+    @Override
+    public boolean nullable() {
+        return input.nullable();
+    }
+
+    @Override
+    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("not implemented yet: " + display());
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String display() {
+        return "CAST(" + input.display() + " AS " + QuiverTypes.sqlName(type) + ")";
+    }
+}

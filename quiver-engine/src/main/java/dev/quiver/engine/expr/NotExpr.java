@@ -1,0 +1,42 @@
+package dev.quiver.engine.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/** Boolean {@code NOT input}; NOT NULL is NULL. */
+public record NotExpr(PhysicalExpr input) implements PhysicalExpr {
+    public NotExpr {
+        requireNonNull(input, "input is null");
+    }
+
+    @Override
+    public ArrowType type() {
+        return QuiverTypes.BOOLEAN;
+    }
+
+    @Override
+    public boolean nullable() {
+        return input.nullable();
+    }
+
+    @Override
+    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+        throw new UnsupportedOperationException("not implemented yet: " + display());
+    }
+
+    @Override
+    public List<PhysicalExpr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String display() {
+        return "NOT " + input.display();
+    }
+}

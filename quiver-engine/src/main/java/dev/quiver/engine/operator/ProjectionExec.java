@@ -1,0 +1,92 @@
+package dev.quiver.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import org.apache.arrow.vector.types.pojo.Field;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Computes {@code exprs} over each input batch; output column i is named {@code names.get(i)}. */
+public final class ProjectionExec extends AbstractExecutionPlan {
+    private final List<PhysicalExpr> exprs;
+    private final List<String> names;
+    private final ExecutionPlan input;
+    private final Schema schema;
+
+    public ProjectionExec(List<PhysicalExpr> exprs, List<String> names, ExecutionPlan input) {
+        this.exprs = List.copyOf(requireNonNull(exprs, "exprs is null"));
+        this.names = List.copyOf(requireNonNull(names, "names is null"));
+        this.input = requireNonNull(input, "input is null");
+        if (exprs.size() != names.size()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "projection has " + exprs.size() + " expressions but " + names.size() + " names");
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < exprs.size(); i++) {
+            fields.add(QuiverTypes.field(names.get(i), exprs.get(i).type(), exprs.get(i).nullable()));
+        }
+        this.schema = new Schema(fields);
+    }
+
+    public List<PhysicalExpr> exprs() {
+        return exprs;
+    }
+
+    public List<String> names() {
+        return names;
+    }
+
+    public ExecutionPlan input() {
+        return input;
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return input.outputPartitioning() instanceof Partitioning.Hash ? new Partitioning.Unknown(input.outputPartitioning().partitionCount())
+                : input.outputPartitioning();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new ProjectionExec(exprs, names, children.get(0));
+    }
+
+    @Override
+    public String displayLine() {
+        StringBuilder line = new StringBuilder("ProjectionExec: ");
+        for (int i = 0; i < exprs.size(); i++) {
+            line.append(i == 0 ? "" : ", ").append(exprs.get(i).display()).append(" AS ").append(names.get(i));
+        }
+        return line.toString();
+    }
+
+    @Override
+    public String name() {
+        return "ProjectionExec";
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        throw new UnsupportedOperationException("not implemented yet: ProjectionExec");
+    }
+}

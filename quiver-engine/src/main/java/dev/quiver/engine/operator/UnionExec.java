@@ -1,0 +1,60 @@
+package dev.quiver.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** UNION ALL: the partitions of every input, one after another (partition count is the sum). */
+public final class UnionExec extends AbstractExecutionPlan {
+    private final List<ExecutionPlan> inputs;
+
+    public UnionExec(List<ExecutionPlan> inputs) {
+        this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("UnionExec needs at least one input");
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return inputs.get(0).schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return inputs;
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return new Partitioning.Unknown(inputs.stream().mapToInt(i -> i.outputPartitioning().partitionCount()).sum());
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new UnionExec(children);
+    }
+
+    @Override
+    public String displayLine() {
+        return "UnionExec";
+    }
+
+    @Override
+    public String name() {
+        return "UnionExec";
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        throw new UnsupportedOperationException("not implemented yet: UnionExec");
+    }
+}

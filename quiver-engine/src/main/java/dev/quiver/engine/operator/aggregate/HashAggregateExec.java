@@ -1,0 +1,125 @@
+package dev.quiver.engine.operator.aggregate;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * GROUP BY {@code groupExprs} computing {@code aggregates}, in one of the {@link AggregateMode}s.
+ * With no group expressions it produces exactly one row, also over empty input (COUNT 0, others
+ * NULL) — in PARTIAL mode one state row per partition.
+ *
+ * <p>In FINAL mode the input is a PARTIAL aggregate's output: {@code groupExprs} are column
+ * references to its first columns, and each aggregate reads its state columns
+ * ({@link AggregateExpr#stateFields()}) at the positions that follow, in order; the aggregates'
+ * {@code args} are those of the PARTIAL aggregate and are not evaluated.
+ *
+ * <p>Output: the group columns (named {@code groupNames}), then one column per aggregate (FINAL,
+ * SINGLE) or its state columns (PARTIAL).
+ */
+public final class HashAggregateExec extends AbstractExecutionPlan {
+    private final AggregateMode mode;
+    private final List<PhysicalExpr> groupExprs;
+    private final List<String> groupNames;
+    private final List<AggregateExpr> aggregates;
+    private final ExecutionPlan input;
+    private final Schema schema;
+
+    public HashAggregateExec(AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames,
+            List<AggregateExpr> aggregates, ExecutionPlan input) {
+        this.mode = requireNonNull(mode, "mode is null");
+        this.groupExprs = List.copyOf(requireNonNull(groupExprs, "groupExprs is null"));
+        this.groupNames = List.copyOf(requireNonNull(groupNames, "groupNames is null"));
+        this.aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
+        this.input = requireNonNull(input, "input is null");
+        if (groupExprs.size() != groupNames.size()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "aggregate has " + groupExprs.size() + " group expressions but " + groupNames.size() + " names");
+        }
+        if (mode != AggregateMode.SINGLE && aggregates.stream().anyMatch(AggregateExpr::distinct)) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "DISTINCT aggregates need SINGLE mode, not " + mode);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < groupExprs.size(); i++) {
+            fields.add(QuiverTypes.field(groupNames.get(i), groupExprs.get(i).type(), groupExprs.get(i).nullable()));
+        }
+        for (AggregateExpr aggregate : aggregates) {
+            if (mode == AggregateMode.PARTIAL) {
+                fields.addAll(aggregate.stateFields());
+            } else {
+                fields.add(aggregate.outputField());
+            }
+        }
+        this.schema = new Schema(fields);
+    }
+
+    public AggregateMode mode() {
+        return mode;
+    }
+
+    public List<PhysicalExpr> groupExprs() {
+        return groupExprs;
+    }
+
+    public List<String> groupNames() {
+        return groupNames;
+    }
+
+    public List<AggregateExpr> aggregates() {
+        return aggregates;
+    }
+
+    public ExecutionPlan input() {
+        return input;
+    }
+
+    @Override
+    public String name() {
+        return "HashAggregateExec";
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return new Partitioning.Unknown(input.outputPartitioning().partitionCount());
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new HashAggregateExec(mode, groupExprs, groupNames, aggregates, children.get(0));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        throw new UnsupportedOperationException("not implemented yet: HashAggregateExec");
+    }
+
+    @Override
+    public String displayLine() {
+        return "HashAggregateExec: mode=" + mode
+                + ", gby=[" + groupExprs.stream().map(PhysicalExpr::display).collect(Collectors.joining(", ")) + "]"
+                + ", aggr=[" + aggregates.stream().map(AggregateExpr::display).collect(Collectors.joining(", ")) + "]";
+    }
+}

@@ -1,0 +1,128 @@
+package dev.quiver.engine.operator.join;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Equi-join on {@code leftKeys = rightKeys} (NULL keys never match), with an optional residual
+ * {@code filter} over the left columns followed by the right columns
+ * ({@link JoinSchemas#filterSchema}). The left input is the build side: hashed into a table
+ * reserved in the memory pool; the right input is probed batch by batch.
+ *
+ * <p>{@link PartitionMode#PARTITIONED}: both inputs have the same partition count, hash-partitioned
+ * on the keys; output partition i joins input partitions i. {@link PartitionMode#COLLECT_LEFT}: the
+ * build side is collected once from all left partitions and shared by the right partitions; output
+ * has the right input's partition count. Join types that emit unmatched build rows (LEFT, FULL,
+ * LEFT_SEMI, LEFT_ANTI) emit them once, after the last probe partition finishes.
+ */
+public final class HashJoinExec extends AbstractExecutionPlan {
+    private final ExecutionPlan left;
+    private final ExecutionPlan right;
+    private final List<PhysicalExpr> leftKeys;
+    private final List<PhysicalExpr> rightKeys;
+    private final JoinType joinType;
+    private final Optional<PhysicalExpr> filter;
+    private final PartitionMode mode;
+    private final Schema schema;
+
+    public HashJoinExec(ExecutionPlan left, ExecutionPlan right, List<PhysicalExpr> leftKeys, List<PhysicalExpr> rightKeys,
+            JoinType joinType, Optional<PhysicalExpr> filter, PartitionMode mode) {
+        this.left = requireNonNull(left, "left is null");
+        this.right = requireNonNull(right, "right is null");
+        this.leftKeys = List.copyOf(requireNonNull(leftKeys, "leftKeys is null"));
+        this.rightKeys = List.copyOf(requireNonNull(rightKeys, "rightKeys is null"));
+        this.joinType = requireNonNull(joinType, "joinType is null");
+        this.filter = requireNonNull(filter, "filter is null");
+        this.mode = requireNonNull(mode, "mode is null");
+        if (leftKeys.isEmpty() || leftKeys.size() != rightKeys.size()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "hash join needs equally many left and right keys, at least one: " + leftKeys + " = " + rightKeys);
+        }
+        if (mode == PartitionMode.PARTITIONED
+                && left.outputPartitioning().partitionCount() != right.outputPartitioning().partitionCount()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "partitioned hash join inputs have " + left.outputPartitioning().partitionCount()
+                    + " and " + right.outputPartitioning().partitionCount() + " partitions");
+        }
+        this.schema = JoinSchemas.outputSchema(left.schema(), right.schema(), joinType);
+    }
+
+    public ExecutionPlan left() {
+        return left;
+    }
+
+    public ExecutionPlan right() {
+        return right;
+    }
+
+    public List<PhysicalExpr> leftKeys() {
+        return leftKeys;
+    }
+
+    public List<PhysicalExpr> rightKeys() {
+        return rightKeys;
+    }
+
+    public JoinType joinType() {
+        return joinType;
+    }
+
+    public Optional<PhysicalExpr> filter() {
+        return filter;
+    }
+
+    public PartitionMode mode() {
+        return mode;
+    }
+
+    @Override
+    public String name() {
+        return "HashJoinExec";
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return new Partitioning.Unknown(right.outputPartitioning().partitionCount());
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new HashJoinExec(children.get(0), children.get(1), leftKeys, rightKeys, joinType, filter, mode);
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        throw new UnsupportedOperationException("not implemented yet: HashJoinExec");
+    }
+
+    @Override
+    public String displayLine() {
+        StringBuilder on = new StringBuilder();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            on.append(i == 0 ? "" : ", ").append("(").append(leftKeys.get(i).display()).append(", ").append(rightKeys.get(i).display()).append(")");
+        }
+        return "HashJoinExec: mode=" + mode + ", join_type=" + joinType + ", on=[" + on + "]"
+                + filter.map(f -> ", filter=" + f.display()).orElse("");
+    }
+}
