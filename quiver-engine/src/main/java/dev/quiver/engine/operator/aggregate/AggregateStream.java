@@ -137,7 +137,14 @@ final class AggregateStream implements BatchStream {
 
     private void consume(VectorSchemaRoot batch) {
         int rows = batch.getRowCount();
-        if (!reserveFor(rows)) {
+        boolean reserved;
+        try {
+            reserved = reserveFor(rows);
+        } catch (RuntimeException e) {
+            batch.close();
+            throw e;
+        }
+        if (!reserved) {
             if (table.groupCount() > 0) {
                 pendingInput = batch;
                 startEmitting();
