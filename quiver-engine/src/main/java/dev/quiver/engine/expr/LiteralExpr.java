@@ -2,6 +2,7 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.Vectors;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -24,7 +25,7 @@ public record LiteralExpr(Object value, ArrowType type) implements PhysicalExpr 
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        return Vectors.constant(type, value, batch.getRowCount(), allocator);
     }
 
     @Override

@@ -10,7 +10,12 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.batch.Filter;
+import dev.quiver.engine.execution.MeteredBatchStream;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Passes the rows for which {@code predicate} is TRUE (not FALSE, not NULL). */
@@ -67,6 +72,69 @@ public final class FilterExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: FilterExec");
+        BatchStream stream = new FilterStream(input.execute(partition, context), context, metrics().partition(partition));
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    /** Pulls input batches until one has a passing row; hands on whole batches where every row passes. */
+    private final class FilterStream implements BatchStream {
+        private final BatchStream inputStream;
+        private final TaskContext context;
+        private final PartitionMetrics metrics;
+
+        FilterStream(BatchStream inputStream, TaskContext context, PartitionMetrics metrics) {
+            this.inputStream = inputStream;
+            this.context = context;
+            this.metrics = metrics;
+        }
+
+        @Override
+        public Schema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            while (true) {
+                VectorSchemaRoot batch = inputStream.next();
+                if (batch == null) {
+                    return null;
+                }
+                long start = System.nanoTime();
+                try {
+                    VectorSchemaRoot result = filter(batch);
+                    if (result != null) {
+                        return result;
+                    }
+                } finally {
+                    metrics.addElapsedCompute(System.nanoTime() - start);
+                }
+                context.checkCancelled();
+            }
+        }
+
+        /** The passing rows of {@code batch} (which this call takes over), or null if none pass. */
+        private VectorSchemaRoot filter(VectorSchemaRoot batch) {
+            int rows = batch.getRowCount();
+            VectorSchemaRoot result = null;
+            try (BitVector selection = (BitVector) predicate.evaluate(batch, context.allocator())) {
+                int selected = Filter.countSelected(selection, rows);
+                if (selected == rows && rows > 0) {
+                    result = batch;
+                } else if (selected > 0) {
+                    result = Filter.filter(batch, selection, context.allocator());
+                }
+                return result;
+            } finally {
+                if (result != batch) {
+                    batch.close();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            inputStream.close();
+        }
     }
 }

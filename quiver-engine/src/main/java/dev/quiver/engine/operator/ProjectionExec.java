@@ -13,7 +13,12 @@ import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import org.apache.arrow.vector.types.pojo.Field;
+import dev.quiver.engine.execution.MeteredBatchStream;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Computes {@code exprs} over each input batch; output column i is named {@code names.get(i)}. */
@@ -87,6 +92,70 @@ public final class ProjectionExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: ProjectionExec");
+        BatchStream stream = new ProjectionStream(input.execute(partition, context), context, metrics().partition(partition));
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    /** Evaluates the expressions over each input batch and closes the input batch. */
+    private final class ProjectionStream implements BatchStream {
+        private final BatchStream inputStream;
+        private final TaskContext context;
+        private final PartitionMetrics metrics;
+
+        ProjectionStream(BatchStream inputStream, TaskContext context, PartitionMetrics metrics) {
+            this.inputStream = inputStream;
+            this.context = context;
+            this.metrics = metrics;
+        }
+
+        @Override
+        public Schema schema() {
+            return schema;
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            VectorSchemaRoot batch = inputStream.next();
+            if (batch == null) {
+                return null;
+            }
+            long start = System.nanoTime();
+            try (batch) {
+                return project(batch);
+            } finally {
+                metrics.addElapsedCompute(System.nanoTime() - start);
+            }
+        }
+
+        private VectorSchemaRoot project(VectorSchemaRoot batch) {
+            List<FieldVector> vectors = new ArrayList<>(exprs.size());
+            try {
+                for (int i = 0; i < exprs.size(); i++) {
+                    FieldVector vector = exprs.get(i).evaluate(batch, context.allocator());
+                    vectors.add(withField(vector, schema.getFields().get(i)));
+                }
+            } catch (RuntimeException e) {
+                vectors.forEach(FieldVector::close);
+                throw e;
+            }
+            return new VectorSchemaRoot(schema.getFields(), vectors, batch.getRowCount());
+        }
+
+        /** The vector under the output field's name and nullability (a zero-copy transfer when they differ). */
+        private FieldVector withField(FieldVector vector, Field field) {
+            if (vector.getField().equals(field)) {
+                return vector;
+            }
+            try (vector) {
+                TransferPair pair = vector.getTransferPair(field, context.allocator());
+                pair.transfer();
+                return (FieldVector) pair.getTo();
+            }
+        }
+
+        @Override
+        public void close() {
+            inputStream.close();
+        }
     }
 }
