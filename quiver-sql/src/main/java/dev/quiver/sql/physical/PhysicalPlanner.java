@@ -135,7 +135,19 @@ public final class PhysicalPlanner {
         }
         ExecutionPlan input = visit(below);
         List<PhysicalExpr> exprs = translator(input, project).translate(project.getProjects());
-        return new ProjectionExec(exprs, project.getRowType().getFieldNames(), input);
+        return projection(exprs, project.getRowType().getFieldNames(), input);
+    }
+
+    /**
+     * A ProjectionExec, or {@code input} itself when the projection only selects all its columns in
+     * order (names inside a plan are for display; {@link #plan} names the output).
+     */
+    static ExecutionPlan projection(List<PhysicalExpr> exprs, List<String> names, ExecutionPlan input) {
+        boolean identity = exprs.size() == input.schema().getFields().size();
+        for (int i = 0; identity && i < exprs.size(); i++) {
+            identity = exprs.get(i) instanceof ColumnExpr column && column.index() == i;
+        }
+        return identity ? input : new ProjectionExec(exprs, names, input);
     }
 
     private ExecutionPlan values(Values values) {

@@ -5,7 +5,6 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.FilterExec;
-import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import java.util.ArrayList;
@@ -68,7 +67,7 @@ final class ScanPlanner {
             for (RexNode expr : project.get().getProjects()) {
                 exprs.add(expr.accept(remap));
             }
-            plan = new ProjectionExec(translator.translate(exprs), project.get().getRowType().getFieldNames(), plan);
+            plan = PhysicalPlanner.projection(translator.translate(exprs), project.get().getRowType().getFieldNames(), plan);
         }
         return plan;
     }
