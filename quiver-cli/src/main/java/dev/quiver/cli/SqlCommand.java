@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.OutputFormat;
 import dev.quiver.cli.format.ResultTable;
+import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
@@ -89,8 +90,7 @@ final class SqlCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--tpch': " + tpchScaleFactor + " (the scale factor must be positive)");
         }
-        // TODO(cli): TpchCatalog once the tpch source is on main
-        throw new ParameterException(spec.commandLine(), "--tpch is not available yet");
+        return new TpchCatalog(tpchScaleFactor);
     }
 
     private String readSql() throws IOException {
