@@ -14,7 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,7 +58,7 @@ final class SqlCommand implements Callable<Integer> {
             description = "Query the TPC-H tables (lineitem, orders, ...) generated at scale factor SF, e.g. 0.01 or 1.")
     private Double tpchScaleFactor;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", completionCandidates = FormatNames.class,
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
                     + "json prints one JSON object per row (JSON Lines).")
     private OutputFormat format;
@@ -131,5 +134,13 @@ final class SqlCommand implements Callable<Integer> {
             err.flush();
         }
         return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** The format names as users write them, for the help text. */
+    static final class FormatNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(OutputFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT)).iterator();
+        }
     }
 }
