@@ -5,10 +5,11 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** UNION ALL: the partitions of every input, one after another (partition count is the sum). */
@@ -55,6 +56,31 @@ public final class UnionExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: UnionExec");
+        int local = partition;
+        for (ExecutionPlan child : inputs) {
+            int count = child.outputPartitioning().partitionCount();
+            if (local < count) {
+                return new MeteredBatchStream(new RenamingStream(child.execute(local, context), schema()), metrics().partition(partition), context);
+            }
+            local -= count;
+        }
+        throw new IllegalStateException("partition " + partition + " not found in the union's inputs");
+    }
+
+    /** Presents an input's batches under the union's schema (the first input's column names). */
+    private record RenamingStream(BatchStream input, Schema schema) implements BatchStream {
+        @Override
+        public VectorSchemaRoot next() {
+            VectorSchemaRoot batch = input.next();
+            if (batch == null || batch.getSchema().equals(schema)) {
+                return batch;
+            }
+            return new VectorSchemaRoot(schema.getFields(), batch.getFieldVectors(), batch.getRowCount());
+        }
+
+        @Override
+        public void close() {
+            input.close();
+        }
     }
 }

@@ -2,13 +2,16 @@ package dev.quiver.engine.operator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Constant rows (Java values as in {@link dev.quiver.engine.types.QuiverTypes}), in one partition. */
@@ -62,6 +65,30 @@ public final class ValuesExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: ValuesExec");
+        BatchStream stream = new BatchStream() {
+            private int offset;
+
+            @Override
+            public Schema schema() {
+                return schema;
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                if (offset >= rows.size()) {
+                    return null;
+                }
+                int end = Math.min(rows.size(), offset + context.batchSize());
+                VectorSchemaRoot batch = Batches.fromRows(schema, rows.subList(offset, end), context.allocator());
+                offset = end;
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                offset = rows.size();
+            }
+        };
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }
 }

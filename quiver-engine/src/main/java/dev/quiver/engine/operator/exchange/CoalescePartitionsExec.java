@@ -5,18 +5,26 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Merges all input partitions into one, in no particular order: a thread of the task's executor
  * drains each input partition into a bounded queue.
+ *
+ * <p>The threads start on the first {@code next()}. Closing the stream early makes them stop after
+ * the batch they are computing, waits for them to close their inputs, and releases queued batches.
+ * A failure of any input partition is reported to the task and thrown from {@code next()} as is.
  */
 public final class CoalescePartitionsExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
+
+    /** Batches queued per input partition. */
+    private static final int QUEUE_BATCHES_PER_INPUT = 2;
 
     public CoalescePartitionsExec(ExecutionPlan input) {
         this.input = requireNonNull(input, "input is null");
@@ -59,6 +67,52 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: CoalescePartitionsExec");
+        int inputs = input.outputPartitioning().partitionCount();
+        BatchStream stream = inputs == 1 ? input.execute(0, context) : new CoalesceStream(context, inputs);
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    private final class CoalesceStream implements BatchStream {
+        private final TaskContext context;
+        private final int inputs;
+        private final BatchChannel channel;
+        private final ProducerGroup producers = new ProducerGroup();
+        private boolean started;
+        private boolean closed;
+
+        CoalesceStream(TaskContext context, int inputs) {
+            this.context = context;
+            this.inputs = inputs;
+            this.channel = new BatchChannel(Math.max(2, QUEUE_BATCHES_PER_INPUT * inputs), inputs);
+        }
+
+        @Override
+        public Schema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            if (closed) {
+                return null;
+            }
+            if (!started) {
+                started = true;
+                for (int i = 0; i < inputs; i++) {
+                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
+                }
+            }
+            return channel.receive(context);
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            channel.close();
+            producers.awaitAll();
+        }
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.OptionalLong;
@@ -70,6 +71,6 @@ public final class GlobalLimitExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: GlobalLimitExec");
+        return new MeteredBatchStream(new LimitStream(input.execute(0, context), context.allocator(), skip, fetch.isPresent() ? fetch.getAsLong() : -1), metrics().partition(partition), context);
     }
 }

@@ -5,9 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -61,6 +61,6 @@ public final class LocalLimitExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: LocalLimitExec");
+        return new MeteredBatchStream(new LimitStream(input.execute(partition, context), context.allocator(), 0, fetch), metrics().partition(partition), context);
     }
 }

@@ -1,0 +1,57 @@
+package dev.quiver.engine.operator.exchange;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.execution.TaskContext;
+
+/**
+ * The producer threads an exchange started, so that closing the exchange can wait until they have
+ * stopped and closed their inputs: after {@link #awaitAll()} no producer touches the allocator.
+ */
+final class ProducerGroup {
+    private int running;
+
+    /** Runs {@code body} on a named thread of the task's executor. */
+    void start(TaskContext context, String threadName, Runnable body) {
+        requireNonNull(body, "body is null");
+        synchronized (this) {
+            running++;
+        }
+        try {
+            context.executor().execute(threadName, () -> {
+                try {
+                    body.run();
+                } finally {
+                    done();
+                }
+            });
+        } catch (RuntimeException e) {
+            done();
+            throw e;
+        }
+    }
+
+    /** Waits until every started producer has returned. */
+    synchronized void awaitAll() {
+        boolean interrupted = false;
+        while (running > 0) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    synchronized int running() {
+        return running;
+    }
+
+    private synchronized void done() {
+        running--;
+        notifyAll();
+    }
+}

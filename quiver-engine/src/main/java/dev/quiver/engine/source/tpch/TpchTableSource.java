@@ -1,0 +1,58 @@
+package dev.quiver.engine.source.tpch;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.spi.TableSource;
+import dev.quiver.engine.stats.Statistics;
+import io.trino.tpch.TpchEntity;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** One TPC-H table at one scale factor; scans generate the data on the fly. Filters are left to the engine. */
+public final class TpchTableSource implements TableSource {
+    private final TpchTableDef<? extends TpchEntity> table;
+    private final double scaleFactor;
+    private final Schema schema;
+    private final Statistics statistics;
+
+    TpchTableSource(TpchTableDef<? extends TpchEntity> table, double scaleFactor) {
+        this.table = requireNonNull(table, "table is null");
+        this.scaleFactor = scaleFactor;
+        this.schema = table.schema();
+        this.statistics = TpchStatistics.of(table, scaleFactor);
+    }
+
+    @Override
+    public String name() {
+        return table.name();
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public Statistics statistics() {
+        return statistics;
+    }
+
+    public double scaleFactor() {
+        return scaleFactor;
+    }
+
+    @Override
+    public ExecutionPlan scan(ScanRequest request) {
+        List<Integer> projection = request.projection()
+                .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
+        return new TpchScanExec(table, scaleFactor, projection, table.partCount(request.targetPartitions()));
+    }
+
+    @Override
+    public String toString() {
+        return "tpch(sf=" + scaleFactor + ")." + table.name();
+    }
+}

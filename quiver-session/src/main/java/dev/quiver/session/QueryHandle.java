@@ -1,0 +1,143 @@
+package dev.quiver.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanDisplay;
+import dev.quiver.engine.execution.TaskContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One running statement: its output schema, its physical plan, and one stream of result batches.
+ *
+ * <p>The handle owns the query's {@link TaskContext} and its child allocator. {@link #close()}
+ * stops the query if it still runs, releases everything it holds and fails with
+ * {@code INTERNAL_ERROR} if Arrow memory of the query leaked. Batches taken from {@link #stream()}
+ * must be closed before the handle.
+ */
+public final class QueryHandle implements AutoCloseable {
+    private final String queryId;
+    private final List<String> columnNames;
+    private final Schema schema;
+    private final ExecutionPlan plan;
+    private final TaskContext context;
+    private final BufferAllocator allocator;
+    private final Function<TaskContext, BatchStream> streamFactory;
+    private final long startNanos;
+    private BatchStream stream;
+    private boolean closed;
+
+    QueryHandle(String queryId, List<String> columnNames, Schema schema, ExecutionPlan plan, TaskContext context,
+            BufferAllocator allocator, Function<TaskContext, BatchStream> streamFactory, long startNanos) {
+        this.queryId = requireNonNull(queryId, "queryId is null");
+        this.columnNames = List.copyOf(requireNonNull(columnNames, "columnNames is null"));
+        this.schema = requireNonNull(schema, "schema is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        this.context = requireNonNull(context, "context is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.streamFactory = requireNonNull(streamFactory, "streamFactory is null");
+        this.startNanos = startNanos;
+    }
+
+    /** An id for this query within its session, e.g. {@code q12}. */
+    public String queryId() {
+        return queryId;
+    }
+
+    public List<String> columnNames() {
+        return columnNames;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** The physical plan; after the stream ended its nodes carry the run's metrics. */
+    public ExecutionPlan plan() {
+        return plan;
+    }
+
+    /**
+     * The result batches; may be called once. Each batch belongs to the caller, who closes it.
+     * Failures of the query are thrown from {@link BatchStream#next()}.
+     */
+    public synchronized BatchStream stream() {
+        if (closed) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "Query " + queryId + " is closed");
+        }
+        if (stream != null) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The results of query " + queryId + " can be streamed only once");
+        }
+        stream = streamFactory.apply(context);
+        return stream;
+    }
+
+    /** Asks the query to stop; the stream's next call fails with {@code QUERY_CANCELLED}. */
+    public void cancel() {
+        context.cancel("cancelled by the user");
+    }
+
+    /** Time since the statement was submitted. */
+    public Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /** Reads every row, then closes this handle. */
+    public QueryResult collect() {
+        try (QueryHandle ignored = this) {
+            List<List<Object>> rows = new ArrayList<>();
+            BatchStream results = stream();
+            VectorSchemaRoot batch;
+            while ((batch = results.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    rows.addAll(Batches.toRows(owned));
+                }
+            }
+            results.close();
+            return new QueryResult(columnNames, schema, rows, PlanDisplay.indent(plan), elapsed());
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        try {
+            if (stream != null) {
+                stream.close();
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        try {
+            context.close();
+        } catch (RuntimeException e) {
+            failure = failure == null ? e : failure;
+        }
+        long leaked = allocator.getAllocatedMemory();
+        try {
+            allocator.close();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = leaked == 0 ? e : new QuiverException(ErrorCode.INTERNAL_ERROR,
+                        "Query " + queryId + " leaked " + leaked + " bytes of Arrow memory", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,286 @@
+package dev.quiver.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanDisplay;
+import dev.quiver.engine.execution.PlanExecutor;
+import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.memory.MemoryPool;
+import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.spi.Catalog;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A single-node SQL session over a {@link Catalog}: runs queries, {@code EXPLAIN [ANALYZE]},
+ * {@code SET}, {@code CREATE [OR REPLACE] VIEW} and {@code DROP VIEW}.
+ *
+ * <p>The session owns a {@link RootAllocator}, a {@link MemoryPool} holding the memory limit, and
+ * the {@link QuiverExecutor} whose threads run queries. Each query gets its own
+ * {@link TaskContext} and child allocator, owned by its {@link QueryHandle}; a failed query
+ * releases everything it held, so the session stays usable. {@link #close()} fails if Arrow memory
+ * or pool reservations leaked.
+ *
+ * <p>Statements may run concurrently; settings and views changed by one statement apply to
+ * statements submitted after it.
+ */
+public final class QuerySession implements AutoCloseable {
+    private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
+
+    private final Catalog catalog;
+    private final BufferAllocator allocator;
+    private final QuiverExecutor executor;
+    private final Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final AtomicLong queryIds = new AtomicLong();
+    private SessionSettings settings;
+    private MemoryPool pool;
+    private final List<MemoryPool> retiredPools = new ArrayList<>();
+    private boolean closed;
+
+    private QuerySession(Catalog catalog, SessionSettings settings) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        this.pool = new MemoryPool(settings.memoryLimit());
+        this.allocator = new RootAllocator();
+        this.executor = new QuiverExecutor("session");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public synchronized SessionSettings settings() {
+        return settings;
+    }
+
+    /** The pool that queries submitted now reserve from. */
+    public synchronized MemoryPool memoryPool() {
+        return pool;
+    }
+
+    /** The views defined in this session, by name. */
+    public synchronized Map<String, String> views() {
+        return new LinkedHashMap<>(views);
+    }
+
+    /**
+     * Runs every statement of {@code script} ({@code ;}-separated, {@code --} comments allowed) in
+     * order and returns the result of the last one.
+     */
+    public QueryResult executeScript(String script) {
+        List<String> statements = StatementParser.split(requireNonNull(script, "script is null"));
+        if (statements.isEmpty()) {
+            throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
+        }
+        QueryResult last = null;
+        for (String statement : statements) {
+            last = execute(statement).collect();
+        }
+        return last;
+    }
+
+    /** Starts one statement; the caller reads and closes the returned handle. */
+    public QueryHandle execute(String sql) {
+        long start = System.nanoTime();
+        Statement statement = StatementParser.parse(requireNonNull(sql, "sql is null"));
+        if (statement instanceof Statement.Query query) {
+            return startQuery(planQuery(query.sql()), start);
+        }
+        if (statement instanceof Statement.Explain explain) {
+            return explain(explain, start);
+        }
+        if (statement instanceof Statement.Set set) {
+            applySetting(set.name(), set.value());
+        } else if (statement instanceof Statement.CreateView create) {
+            createView(create);
+        } else if (statement instanceof Statement.DropView drop) {
+            dropView(drop);
+        }
+        return literalResult(new Schema(List.of()), List.of(), start);
+    }
+
+    private QueryHandle explain(Statement.Explain explain, long start) {
+        ExecutionPlan plan = planQuery(explain.query());
+        if (!explain.analyze()) {
+            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
+        }
+        // Run the query to its end, dropping its rows, so that every node has recorded its metrics.
+        try (QueryHandle run = startQuery(plan, start); BatchStream results = run.stream()) {
+            VectorSchemaRoot batch;
+            while ((batch = results.next()) != null) {
+                batch.close();
+            }
+        }
+        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
+    }
+
+    private ExecutionPlan planQuery(String sql) {
+        SessionSettings current;
+        Map<String, String> currentViews;
+        synchronized (this) {
+            checkOpen();
+            current = settings;
+            currentViews = new LinkedHashMap<>(views);
+        }
+        return QueryPlanning.plan(catalog, currentViews, current, sql);
+    }
+
+    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start) {
+        checkOpen();
+        String queryId = "q" + queryIds.incrementAndGet();
+        BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
+        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config);
+        List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
+        return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
+                ctx -> PlanExecutor.executeAll(plan, ctx), start);
+    }
+
+    private QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start) {
+        return literalResult(schema, rows, start, new ValuesExec(schema, rows));
+    }
+
+    /** A handle whose rows are already known; {@code plan} is what {@link QueryHandle#plan()} shows. */
+    private synchronized QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start, ExecutionPlan plan) {
+        checkOpen();
+        String queryId = "q" + queryIds.incrementAndGet();
+        BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor,
+                new ExecutionConfig(settings.batchSize(), settings.targetPartitions()));
+        List<String> names = schema.getFields().stream().map(Field::getName).toList();
+        return new QueryHandle(queryId, names, schema, plan, context, queryAllocator,
+                ctx -> new RowsBatchStream(schema, rows, ctx.allocator()), start);
+    }
+
+    private synchronized void applySetting(String name, String value) {
+        checkOpen();
+        SessionSettings next = settings.with(name, value);
+        if (next.memoryLimit() != settings.memoryLimit()) {
+            // Queries already running keep reserving from the old pool; it is checked for leaks at close.
+            retiredPools.add(pool);
+            pool = new MemoryPool(next.memoryLimit());
+        }
+        settings = next;
+    }
+
+    private void createView(Statement.CreateView create) {
+        SessionSettings current;
+        Map<String, String> currentViews;
+        synchronized (this) {
+            checkOpen();
+            if (!create.replace() && views.containsKey(create.name())) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
+                        "View '" + create.name() + "' already exists; use CREATE OR REPLACE VIEW to change it");
+            }
+            if (catalog.table(create.name()).isPresent()) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a table of the catalog; choose another view name");
+            }
+            current = settings;
+            currentViews = new LinkedHashMap<>(views);
+            currentViews.remove(create.name());
+        }
+        QueryPlanning.validateView(catalog, currentViews, current, create.query());
+        synchronized (this) {
+            views.put(create.name(), create.query());
+        }
+    }
+
+    private synchronized void dropView(Statement.DropView drop) {
+        checkOpen();
+        if (views.remove(drop.name()) == null && !drop.ifExists()) {
+            throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "View '" + drop.name() + "' does not exist");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The session is closed");
+        }
+    }
+
+    /**
+     * Stops the session's threads and releases its memory; fails with {@code INTERNAL_ERROR} if a
+     * query leaked Arrow memory or memory-pool reservations (for example a handle left open).
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        executor.close();
+        long leaked = allocator.getAllocatedMemory();
+        long reserved = pool.used() + retiredPools.stream().mapToLong(MemoryPool::used).sum();
+        String open = allocator.getChildAllocators().isEmpty() ? ""
+                : " (open queries: " + allocator.getChildAllocators().stream().map(BufferAllocator::getName).sorted().toList() + ")";
+        try {
+            allocator.close();
+        } catch (RuntimeException e) {
+            throw new QuiverException(ErrorCode.INTERNAL_ERROR, "Closing the session found leaked Arrow memory: " + leaked + " bytes" + open, e);
+        }
+        if (reserved != 0) {
+            throw new QuiverException(ErrorCode.INTERNAL_ERROR, "Closing the session found " + reserved + " bytes of memory reservations never released");
+        }
+    }
+
+    /** Builds a {@link QuerySession}; only the catalog is required. */
+    public static final class Builder {
+        private Catalog catalog;
+        private long memoryLimit = Long.MAX_VALUE;
+        private int targetPartitions = Runtime.getRuntime().availableProcessors();
+        private int batchSize = ExecutionConfig.DEFAULT_BATCH_SIZE;
+
+        private Builder() {}
+
+        public Builder catalog(Catalog catalog) {
+            this.catalog = requireNonNull(catalog, "catalog is null");
+            return this;
+        }
+
+        /** Bytes the session's memory pool may hand out; default unlimited. */
+        public Builder memoryLimit(long bytes) {
+            this.memoryLimit = bytes;
+            return this;
+        }
+
+        /** Partitions per plan stage; default the number of cores. */
+        public Builder targetPartitions(int partitions) {
+            this.targetPartitions = partitions;
+            return this;
+        }
+
+        /** Rows per batch; default {@value ExecutionConfig#DEFAULT_BATCH_SIZE}. */
+        public Builder batchSize(int rows) {
+            this.batchSize = rows;
+            return this;
+        }
+
+        public QuerySession build() {
+            if (catalog == null) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A session needs a catalog");
+            }
+            return new QuerySession(catalog, new SessionSettings(targetPartitions, batchSize, memoryLimit));
+        }
+    }
+
+}

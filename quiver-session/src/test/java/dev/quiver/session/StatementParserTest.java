@@ -1,0 +1,67 @@
+package dev.quiver.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import org.junit.jupiter.api.Test;
+
+class StatementParserTest {
+    @Test
+    void splitsOnSemicolonsOutsideQuotesAndComments() {
+        String script = """
+                -- header; with a semicolon
+                create view revenue0 as select 1 as x; /* block; comment */
+                select 'a;b', "odd;name" from t -- trailing; comment
+                ;
+                ;
+                select 2
+                """;
+        assertThat(StatementParser.split(script)).hasSize(3)
+                .satisfies(list -> {
+                    assertThat(list.get(0)).startsWith("create view revenue0").endsWith("as x");
+                    assertThat(list.get(1)).startsWith("select 'a;b', \"odd;name\" from t");
+                    assertThat(list.get(2)).isEqualTo("select 2");
+                });
+    }
+
+    @Test
+    void recognisesStatements() {
+        assertThat(StatementParser.parse("select 1")).isEqualTo(new Statement.Query("select 1"));
+        assertThat(StatementParser.parse("  explain  select 1;")).isEqualTo(new Statement.Explain("select 1", false));
+        assertThat(StatementParser.parse("EXPLAIN ANALYZE\nselect 1")).isEqualTo(new Statement.Explain("select 1", true));
+        assertThat(StatementParser.parse("set memory_limit = '2GiB'")).isEqualTo(new Statement.Set("memory_limit", "2GiB"));
+        assertThat(StatementParser.parse("SET target_partitions TO 4")).isEqualTo(new Statement.Set("target_partitions", "4"));
+        assertThat(StatementParser.parse("create or replace view v1 as\nselect 1 as x"))
+                .isEqualTo(new Statement.CreateView("v1", "select 1 as x", true));
+        assertThat(StatementParser.parse("CREATE VIEW \"My View\" AS VALUES (1)"))
+                .isEqualTo(new Statement.CreateView("My View", "VALUES (1)", false));
+        assertThat(StatementParser.parse("drop view if exists v1")).isEqualTo(new Statement.DropView("v1", true));
+        assertThat(StatementParser.parse("DROP VIEW v1")).isEqualTo(new Statement.DropView("v1", false));
+    }
+
+    @Test
+    void rejectsDmlAndEmptyStatements() {
+        assertThatThrownBy(() -> StatementParser.parse("insert into t values (1)"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("INSERT");
+        assertThatThrownBy(() -> StatementParser.parse(" -- nothing\n"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SYNTAX_ERROR));
+    }
+
+    @Test
+    void settingsParseAndRejectUnknownNames() {
+        SessionSettings settings = new SessionSettings(2, 1024, Long.MAX_VALUE);
+        assertThat(settings.with("MEMORY_LIMIT", "2GiB").memoryLimit()).isEqualTo(2L << 30);
+        assertThat(settings.with("target_partitions", "8").targetPartitions()).isEqualTo(8);
+        assertThat(settings.with("batch_size", "100").batchSize()).isEqualTo(100);
+        assertThatThrownBy(() -> settings.with("parallelism", "3"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
+                .hasMessageContaining("target_partitions, batch_size, memory_limit");
+        assertThatThrownBy(() -> settings.with("batch_size", "lots"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION));
+        assertThatThrownBy(() -> settings.with("target_partitions", "0"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION));
+    }
+}
