@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.OutputFormat;
 import dev.quiver.cli.format.ResultTable;
+import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
@@ -13,7 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -54,7 +58,7 @@ final class SqlCommand implements Callable<Integer> {
             description = "Query the TPC-H tables (lineitem, orders, ...) generated at scale factor SF, e.g. 0.01 or 1.")
     private Double tpchScaleFactor;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", completionCandidates = FormatNames.class,
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
                     + "json prints one JSON object per row (JSON Lines).")
     private OutputFormat format;
@@ -89,8 +93,7 @@ final class SqlCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--tpch': " + tpchScaleFactor + " (the scale factor must be positive)");
         }
-        // TODO(cli): TpchCatalog once the tpch source is on main
-        throw new ParameterException(spec.commandLine(), "--tpch is not available yet");
+        return new TpchCatalog(tpchScaleFactor);
     }
 
     private String readSql() throws IOException {
@@ -131,5 +134,13 @@ final class SqlCommand implements Callable<Integer> {
             err.flush();
         }
         return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** The format names as users write them, for the help text. */
+    static final class FormatNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(OutputFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT)).iterator();
+        }
     }
 }
