@@ -7,6 +7,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
@@ -113,7 +114,13 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: HashAggregateExec");
+        BatchStream inputStream = input.execute(partition, context);
+        try {
+            return new MeteredBatchStream(new AggregateStream(this, partition, inputStream, context), metrics().partition(partition), context);
+        } catch (RuntimeException e) {
+            inputStream.close();
+            throw e;
+        }
     }
 
     @Override

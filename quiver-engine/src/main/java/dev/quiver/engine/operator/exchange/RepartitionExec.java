@@ -5,20 +5,28 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-
 import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Redistributes rows into {@code partitioning}'s partitions: {@link Partitioning.Hash} by the
  * engine's seeded partition hash, {@link Partitioning.RoundRobin} batch by batch. A thread of the
  * task's executor drains each input partition; output partitions are read concurrently.
+ *
+ * <p>The producers start when any output partition first asks for a batch, and share
+ * {@link RepartitionState} through the task context. Output partitions must be consumed
+ * concurrently (or closed): see {@link RepartitionState} for how back-pressure avoids deadlock.
  */
 public final class RepartitionExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
     private final Partitioning partitioning;
+
+    /** Batches queued per output partition before producers wait. */
+    private static final int QUEUE_BATCHES_PER_OUTPUT = 4;
 
     public RepartitionExec(ExecutionPlan input, Partitioning partitioning) {
         this.input = requireNonNull(input, "input is null");
@@ -65,6 +73,52 @@ public final class RepartitionExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: RepartitionExec");
+        int inputs = input.outputPartitioning().partitionCount();
+        RepartitionState state = context.sharedState(this, RepartitionState.class,
+                () -> new RepartitionState(partitioning.partitionCount(), inputs, QUEUE_BATCHES_PER_OUTPUT));
+        return new MeteredBatchStream(new OutputStream(state, partition, context), metrics().partition(partition), context);
+    }
+
+    private void startProducers(RepartitionState state, TaskContext context) {
+        int inputs = input.outputPartitioning().partitionCount();
+        for (int i = 0; i < inputs; i++) {
+            state.producers().start(context, "repartition-" + context.taskId() + "-in" + i,
+                    new RepartitionProducer(input, i, partitioning, state, context));
+        }
+    }
+
+    private final class OutputStream implements BatchStream {
+        private final RepartitionState state;
+        private final int partition;
+        private final TaskContext context;
+        private boolean closed;
+
+        OutputStream(RepartitionState state, int partition, TaskContext context) {
+            this.state = state;
+            this.partition = partition;
+            this.context = context;
+        }
+
+        @Override
+        public Schema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            if (closed) {
+                return null;
+            }
+            state.startOnce(() -> startProducers(state, context));
+            return state.receive(partition, context);
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                state.closeOutput(partition);
+            }
+        }
     }
 }

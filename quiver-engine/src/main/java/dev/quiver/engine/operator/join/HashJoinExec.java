@@ -7,12 +7,17 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.function.IntFunction;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -36,6 +41,7 @@ public final class HashJoinExec extends AbstractExecutionPlan {
     private final Optional<PhysicalExpr> filter;
     private final PartitionMode mode;
     private final Schema schema;
+    private final List<KeyKernel> kernels;
 
     public HashJoinExec(ExecutionPlan left, ExecutionPlan right, List<PhysicalExpr> leftKeys, List<PhysicalExpr> rightKeys,
             JoinType joinType, Optional<PhysicalExpr> filter, PartitionMode mode) {
@@ -54,6 +60,18 @@ public final class HashJoinExec extends AbstractExecutionPlan {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "partitioned hash join inputs have " + left.outputPartitioning().partitionCount()
                     + " and " + right.outputPartitioning().partitionCount() + " partitions");
         }
+        List<KeyKernel> keyKernels = new ArrayList<>(leftKeys.size());
+        for (int i = 0; i < leftKeys.size(); i++) {
+            ArrowType leftType = leftKeys.get(i).type();
+            ArrowType rightType = rightKeys.get(i).type();
+            if (!leftType.equals(rightType)) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "hash join key " + i + " has type " + QuiverTypes.sqlName(leftType)
+                        + " on the left and " + QuiverTypes.sqlName(rightType) + " on the right: " + leftKeys.get(i).display()
+                        + " = " + rightKeys.get(i).display());
+            }
+            keyKernels.add(KeyKernel.forType(leftType));
+        }
+        this.kernels = List.copyOf(keyKernels);
         this.schema = JoinSchemas.outputSchema(left.schema(), right.schema(), joinType);
     }
 
@@ -113,7 +131,35 @@ public final class HashJoinExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: HashJoinExec");
+        PartitionMetrics partitionMetrics = metrics().partition(partition);
+        BuildSideHandle handle = switch (mode) {
+            case PARTITIONED -> partitionBuild(partition, context, partitionMetrics);
+            case COLLECT_LEFT -> context.sharedState(this, SharedBuild.class, () -> new SharedBuild(
+                    right.outputPartitioning().partitionCount(),
+                    () -> BuildSide.build(buildSpec("HashJoinExec[build, collect_left]", left.outputPartitioning().partitionCount(),
+                            p -> left.execute(p, context)), context, partitionMetrics)))
+                    .handle(partitionMetrics);
+        };
+        BatchStream probe;
+        try {
+            probe = right.execute(partition, context);
+        } catch (RuntimeException e) {
+            handle.release();
+            throw e;
+        }
+        JoinStream stream = new JoinStream(joinType, left.schema(), right.schema(), filter, handle, probe,
+                build -> new HashProbe(build, rightKeys, kernels, context.allocator()), context, partitionMetrics);
+        return new MeteredBatchStream(stream, partitionMetrics, context);
+    }
+
+    private BuildSideHandle partitionBuild(int partition, TaskContext context, PartitionMetrics partitionMetrics) {
+        BatchStream input = left.execute(partition, context);
+        BuildSide.Spec spec = buildSpec("HashJoinExec[build, partition=" + partition + "]", 1, p -> input);
+        return new PartitionBuild(() -> BuildSide.build(spec, context, partitionMetrics), input::close, partitionMetrics);
+    }
+
+    private BuildSide.Spec buildSpec(String consumer, int partitions, IntFunction<BatchStream> open) {
+        return new BuildSide.Spec(consumer, left.schema(), partitions, open, leftKeys, kernels, true, joinType.emitsBuildRowsAfterProbe());
     }
 
     @Override

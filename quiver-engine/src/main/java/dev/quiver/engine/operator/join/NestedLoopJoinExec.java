@@ -5,9 +5,11 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -77,7 +79,22 @@ public final class NestedLoopJoinExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: NestedLoopJoinExec");
+        PartitionMetrics partitionMetrics = metrics().partition(partition);
+        BuildSide.Spec spec = new BuildSide.Spec("NestedLoopJoinExec[build]", left.schema(), left.outputPartitioning().partitionCount(),
+                p -> left.execute(p, context), List.of(), List.of(), false, joinType.emitsBuildRowsAfterProbe());
+        BuildSideHandle handle = context.sharedState(this, SharedBuild.class, () -> new SharedBuild(
+                right.outputPartitioning().partitionCount(), () -> BuildSide.build(spec, context, partitionMetrics)))
+                .handle(partitionMetrics);
+        BatchStream probe;
+        try {
+            probe = right.execute(partition, context);
+        } catch (RuntimeException e) {
+            handle.release();
+            throw e;
+        }
+        JoinStream stream = new JoinStream(joinType, left.schema(), right.schema(), filter, handle, probe,
+                build -> new CrossProduct(build.rowCount()), context, partitionMetrics);
+        return new MeteredBatchStream(stream, partitionMetrics, context);
     }
 
     @Override

@@ -1,0 +1,119 @@
+package dev.quiver.cli;
+
+import dev.quiver.cli.format.ResultTable;
+import dev.quiver.cli.format.TableFormatter;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QueryResult;
+import dev.quiver.session.QuerySession;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver demo}: a short tour over generated TPC-H data. Each query prints its name, its time,
+ * its first rows and its physical plan.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "Generates TPC-H data (scale factor 0.1 by default) and runs a short tour of queries "
+                + "with their timings, first rows and plans.")
+final class DemoCommand implements Callable<Integer> {
+    /** A query of the tour: its TPC-H number and what it asks. */
+    record TourQuery(int number, String title) {
+        String name() {
+            return "Q" + number;
+        }
+
+        /** The query text as the tpch jar ships it. */
+        String sql() {
+            String resource = "/io/trino/tpch/queries/q" + number + ".sql";
+            try (InputStream in = TpchCatalog.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new QuiverException(ErrorCode.INTERNAL_ERROR, "TPC-H query text " + resource + " is not on the classpath");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new QuiverException(ErrorCode.INTERNAL_ERROR, "Cannot read " + resource + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    static final List<TourQuery> TOUR = List.of(
+            new TourQuery(1, "pricing summary report: scan and aggregate lineitem"),
+            new TourQuery(3, "shipping priority: three-way join, top 10"),
+            new TourQuery(5, "local supplier volume: six-way join"),
+            new TourQuery(6, "forecasting revenue change: selective filter, global sum"),
+            new TourQuery(18, "large volume customer: IN subquery over an aggregate"));
+
+    private static final int ROWS_SHOWN = 5;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private EngineOptions engine;
+
+    @Option(names = "--sf", paramLabel = "SF", defaultValue = "0.1",
+            description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    private double scaleFactor;
+
+    @Override
+    public Integer call() {
+        if (!(scaleFactor > 0)) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--sf': " + scaleFactor + " (the scale factor must be positive)");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        String sf = formatScaleFactor(scaleFactor);
+        out.printf(Locale.ROOT, "Quiver demo: TPC-H at scale factor %s, %d partitions, memory limit %s%n%n",
+                sf, engine.partitions(), ByteSize.formatBytes(engine.memoryLimit()));
+        out.flush();
+        long tourStart = System.nanoTime();
+        try (QuerySession session = engine.newSession(new TpchCatalog(scaleFactor))) {
+            for (TourQuery query : TOUR) {
+                runQuery(session, query, out);
+            }
+        }
+        Duration total = Duration.ofNanos(System.nanoTime() - tourStart);
+        out.printf(Locale.ROOT, "%d queries in %.1f s. Query the same data yourself:%n", TOUR.size(), total.toMillis() / 1000.0);
+        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name\"%n", sf);
+        out.println("  (./quiver sql --help for files, stdin, CSV and JSON output)");
+        out.flush();
+        return 0;
+    }
+
+    private static void runQuery(QuerySession session, TourQuery query, PrintWriter out) {
+        out.printf(Locale.ROOT, "== %s: %s%n", query.name(), query.title());
+        out.flush();
+        long start = System.nanoTime();
+        QueryResult result = session.executeScript(query.sql());
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        new TableFormatter().write(ResultTable.of(result.columnNames(), result.schema(), result.rows()), ROWS_SHOWN, elapsed, out);
+        out.println("Plan:");
+        for (String line : result.plan().split("\r?\n")) {
+            out.println("  " + line);
+        }
+        out.println();
+        out.flush();
+    }
+
+    static String formatScaleFactor(double scaleFactor) {
+        return BigDecimal.valueOf(scaleFactor).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,146 @@
+package dev.quiver.cli;
+
+import dev.quiver.cli.format.OutputFormat;
+import dev.quiver.cli.format.ResultTable;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spi.Catalog;
+import dev.quiver.session.QueryResult;
+import dev.quiver.session.QuerySession;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code quiver sql}: runs SQL statements and prints the result of the last one. */
+@Command(
+        name = "sql",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs SQL and prints the result of the last statement.",
+            "The SQL comes from the arguments, from -f FILE, or else from standard input; it may hold "
+                    + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...).",
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  quiver sql --tpch 0.01 \"select count(*) from lineitem\"",
+            "  quiver sql --tpch 1 --format csv -f q1.sql > q1.csv",
+            "  echo \"select n_name from nation order by 1\" | quiver sql --tpch 0.01",
+        })
+final class SqlCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @ParentCommand
+    private QuiverCli parent;
+
+    @Mixin
+    private EngineOptions engine;
+
+    @Option(names = "--tpch", paramLabel = "SF",
+            description = "Query the TPC-H tables (lineitem, orders, ...) generated at scale factor SF, e.g. 0.01 or 1.")
+    private Double tpchScaleFactor;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", completionCandidates = FormatNames.class,
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
+                    + "json prints one JSON object per row (JSON Lines).")
+    private OutputFormat format;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
+            description = "Read the SQL from FILE ('-' for standard input).")
+    private Path file;
+
+    @Parameters(paramLabel = "SQL", arity = "0..*",
+            description = "The SQL to run; several words are joined with spaces.")
+    private List<String> sqlWords;
+
+    @Override
+    public Integer call() throws IOException {
+        String sql = readSql();
+        Catalog catalog = catalog();
+        PrintWriter out = spec.commandLine().getOut();
+        try (QuerySession session = engine.newSession(catalog)) {
+            long start = System.nanoTime();
+            QueryResult result = session.executeScript(sql);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            format.formatter().write(ResultTable.of(result.columnNames(), result.schema(), result.rows()), elapsed, out);
+        }
+        return 0;
+    }
+
+    private Catalog catalog() {
+        if (tpchScaleFactor == null) {
+            return new EmptyCatalog();
+        }
+        if (!(tpchScaleFactor > 0)) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--tpch': " + tpchScaleFactor + " (the scale factor must be positive)");
+        }
+        return new TpchCatalog(tpchScaleFactor);
+    }
+
+    private String readSql() throws IOException {
+        boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
+        if (hasWords && file != null) {
+            throw new ParameterException(spec.commandLine(), "Give the SQL either as an argument or with -f FILE, not both");
+        }
+        String sql;
+        if (hasWords) {
+            sql = String.join(" ", sqlWords);
+        } else if (file != null && !file.toString().equals("-")) {
+            sql = readFile(file);
+        } else {
+            sql = readStdin();
+        }
+        if (sql.isBlank()) {
+            throw new ParameterException(spec.commandLine(),
+                    "No SQL given: pass it as an argument, with -f FILE, or on standard input");
+        }
+        return sql;
+    }
+
+    private String readFile(Path path) throws IOException {
+        try {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ParameterException(spec.commandLine(), "Cannot read SQL file '" + path + "': no such file");
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "Cannot read SQL file '" + path + "': " + e.getMessage());
+        }
+    }
+
+    private String readStdin() throws IOException {
+        InputStream in = parent.stdin();
+        if (in == System.in && System.console() != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("Reading SQL from standard input; end it with Ctrl-D. (quiver sql --help for more.)");
+            err.flush();
+        }
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** The format names as users write them, for the help text. */
+    static final class FormatNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(OutputFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT)).iterator();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.quiver.cli.format;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * CSV as RFC 4180 gives it, with {@code \n} line ends: a header row of column names, then one row a
+ * line. A field holding a comma, a double quote or a line break is quoted, with its quotes doubled.
+ * NULL is an empty field; an empty string is {@code ""}, so that the two stay apart.
+ */
+public final class CsvFormatter implements ResultFormatter {
+    @Override
+    public void write(ResultTable result, Duration elapsed, PrintWriter out) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < result.columnCount(); i++) {
+            if (i > 0) {
+                line.append(',');
+            }
+            appendField(line, result.columnNames().get(i), false);
+        }
+        out.print(line.append('\n'));
+        for (List<Object> row : result.rows()) {
+            line.setLength(0);
+            for (int i = 0; i < result.columnCount(); i++) {
+                if (i > 0) {
+                    line.append(',');
+                }
+                Object value = row.get(i);
+                if (value != null) {
+                    appendField(line, ValueFormatter.format(value, result.columnTypes().get(i)), true);
+                }
+            }
+            out.print(line.append('\n'));
+        }
+        out.flush();
+    }
+
+    private static void appendField(StringBuilder line, String text, boolean quoteEmpty) {
+        if ((quoteEmpty && text.isEmpty()) || needsQuotes(text)) {
+            line.append('"').append(text.replace("\"", "\"\"")).append('"');
+        } else {
+            line.append(text);
+        }
+    }
+
+    private static boolean needsQuotes(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+                return true;
+            }
+        }
+        return false;
+    }
+}

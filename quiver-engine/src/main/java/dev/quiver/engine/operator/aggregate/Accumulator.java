@@ -1,0 +1,129 @@
+package dev.quiver.engine.operator.aggregate;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The per-group state of one aggregate, in primitive arrays indexed by group id. Updates are one
+ * type-specialised loop over a batch's rows and their group ids, with no boxing or allocation per
+ * row. A group that has never been updated has the function's empty state (count 0, no value).
+ *
+ * <p>{@link #update} folds raw argument values in (PARTIAL, SINGLE); {@link #merge} folds partial
+ * states in (FINAL); {@link #state} writes partial states (the columns of
+ * {@link AggregateExpr#stateFields()}); {@link #evaluate} writes final values.
+ */
+abstract class Accumulator {
+    private int capacity;
+    private final Scratch scratch = new Scratch();
+
+    /** Makes room for groups {@code [0, capacity)}; new groups start empty. */
+    final void ensureCapacity(int newCapacity) {
+        if (newCapacity > capacity) {
+            grow(newCapacity);
+            capacity = newCapacity;
+        }
+    }
+
+    /** Resizes every per-group array to {@code newCapacity} (0 drops them all). */
+    protected abstract void grow(int newCapacity);
+
+    /** Bytes per group of the per-group arrays. */
+    abstract int bytesPerGroup();
+
+    /** Bytes held beyond the per-group arrays (string values, distinct sets). */
+    long variableBytes() {
+        return 0;
+    }
+
+    final long sizeInBytes() {
+        return (long) capacity * bytesPerGroup() + variableBytes();
+    }
+
+    /** Folds argument values {@code arg[0, rows)} (null for {@code COUNT(*)}) into groups {@code groupIds[0, rows)}. */
+    abstract void update(int[] groupIds, int rows, FieldVector arg);
+
+    /** Folds partial states (the state columns, in order) into groups {@code groupIds[0, rows)}. */
+    abstract void merge(int[] groupIds, int rows, List<FieldVector> states);
+
+    /** The state columns of groups {@code [from, from + count)}, appended to {@code out}. */
+    abstract void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out);
+
+    /** The final values of groups {@code [from, from + count)}. */
+    abstract FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator);
+
+    /** Drops every group. */
+    void clear() {
+        capacity = 0;
+        grow(0);
+    }
+
+    protected final Scratch scratch() {
+        return scratch;
+    }
+
+    /** Reusable per-batch arrays an accumulator loads argument values into. */
+    static final class Scratch {
+        long[] longs = new long[0];
+        long[] highs = new long[0];
+        double[] doubles = new double[0];
+        boolean[] nulls = new boolean[0];
+        final StringKeyColumn.StringBatch strings = new StringKeyColumn.StringBatch();
+
+        long[] longs(int rows) {
+            if (longs.length < rows) {
+                longs = new long[rows];
+            }
+            return longs;
+        }
+
+        long[] highs(int rows) {
+            if (highs.length < rows) {
+                highs = new long[rows];
+            }
+            return highs;
+        }
+
+        double[] doubles(int rows) {
+            if (doubles.length < rows) {
+                doubles = new double[rows];
+            }
+            return doubles;
+        }
+
+        /** Loads the vector's null flags; null when it has none. */
+        boolean[] nulls(FieldVector vector, int rows) {
+            if (nulls.length < rows) {
+                nulls = new boolean[rows];
+            }
+            return Columns.loadNulls(vector, rows, nulls) ? nulls : null;
+        }
+
+        /** The vector's values as doubles (DOUBLE, integer kinds or DECIMAL of the given scale). */
+        double[] loadDoubles(FieldVector vector, int rows) {
+            ColumnKind kind = ColumnKind.of(vector.getField().getType());
+            double[] out = doubles(rows);
+            if (kind == ColumnKind.DOUBLE) {
+                Columns.loadDoubles(vector, rows, out);
+            } else if (kind.isLong()) {
+                long[] values = longs(rows);
+                Columns.loadLongs(kind, vector, rows, values);
+                for (int i = 0; i < rows; i++) {
+                    out[i] = values[i];
+                }
+            } else if (kind == ColumnKind.DECIMAL) {
+                int scale = ((org.apache.arrow.vector.types.pojo.ArrowType.Decimal) vector.getField().getType()).getScale();
+                long[] lows = longs(rows);
+                long[] his = highs(rows);
+                Columns.loadDecimals(vector, rows, lows, his);
+                for (int i = 0; i < rows; i++) {
+                    out[i] = Decimal128.toDouble(lows[i], his[i], scale);
+                }
+            } else {
+                throw new IllegalArgumentException("not numeric: " + vector.getField());
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.quiver.engine.operator.exchange;
+
+import dev.quiver.engine.batch.Take;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Drains one input partition of a repartition on its own thread: hash partitioning scatters each
+ * batch's rows by {@link PartitionHash} of the key expressions and gathers small pieces back up to
+ * the batch size per output; round-robin deals whole batches in turn.
+ */
+final class RepartitionProducer implements Runnable {
+    private final ExecutionPlan input;
+    private final int inputPartition;
+    private final Partitioning partitioning;
+    private final RepartitionState state;
+    private final TaskContext context;
+    private final int outputs;
+
+    RepartitionProducer(ExecutionPlan input, int inputPartition, Partitioning partitioning, RepartitionState state, TaskContext context) {
+        this.input = input;
+        this.inputPartition = inputPartition;
+        this.partitioning = partitioning;
+        this.state = state;
+        this.context = context;
+        this.outputs = partitioning.partitionCount();
+    }
+
+    @Override
+    public void run() {
+        BatchStream stream = null;
+        List<BatchConcat> pending = new ArrayList<>();
+        try {
+            stream = input.execute(inputPartition, context);
+            if (partitioning instanceof Partitioning.Hash hash) {
+                for (int i = 0; i < outputs; i++) {
+                    pending.add(new BatchConcat(context.allocator(), context.batchSize()));
+                }
+                scatterByHash(stream, hash.keys(), pending);
+            } else {
+                dealRoundRobin(stream);
+            }
+        } catch (Throwable t) {
+            report(t);
+        } finally {
+            pending.forEach(BatchConcat::close);
+            if (stream != null) {
+                try {
+                    stream.close();
+                } catch (Throwable t) {
+                    report(t);
+                }
+            }
+            state.producerFinished();
+        }
+    }
+
+    private void dealRoundRobin(BatchStream stream) {
+        int next = inputPartition % outputs;
+        while (!state.allOutputsClosed() && !context.isCancelled()) {
+            VectorSchemaRoot batch = stream.next();
+            if (batch == null) {
+                return;
+            }
+            if (batch.getRowCount() == 0) {
+                batch.close();
+                continue;
+            }
+            state.send(next, batch, context);
+            next = (next + 1) % outputs;
+        }
+    }
+
+    private void scatterByHash(BatchStream stream, List<PhysicalExpr> keys, List<BatchConcat> pending) {
+        int[] counts = new int[outputs];
+        int[] starts = new int[outputs];
+        while (!state.allOutputsClosed() && !context.isCancelled()) {
+            VectorSchemaRoot batch = stream.next();
+            if (batch == null) {
+                break;
+            }
+            try (batch) {
+                int rows = batch.getRowCount();
+                if (rows == 0) {
+                    continue;
+                }
+                int[] partitions = partitionsOf(batch, keys);
+                // counting sort of row indices by output partition
+                java.util.Arrays.fill(counts, 0);
+                for (int r = 0; r < rows; r++) {
+                    counts[partitions[r]]++;
+                }
+                int offset = 0;
+                for (int p = 0; p < outputs; p++) {
+                    starts[p] = offset;
+                    offset += counts[p];
+                }
+                int[] indices = new int[rows];
+                int[] fill = starts.clone();
+                for (int r = 0; r < rows; r++) {
+                    indices[fill[partitions[r]]++] = r;
+                }
+                for (int p = 0; p < outputs; p++) {
+                    if (counts[p] == 0 || state.isClosed(p)) {
+                        continue;
+                    }
+                    VectorSchemaRoot piece = counts[p] == rows ? takeAll(batch) : take(batch, indices, starts[p], counts[p]);
+                    VectorSchemaRoot ready = pending.get(p).add(piece);
+                    if (ready != null) {
+                        state.send(p, ready, context);
+                    }
+                }
+            }
+        }
+        for (int p = 0; p < outputs; p++) {
+            VectorSchemaRoot rest = pending.get(p).flush();
+            if (rest != null) {
+                state.send(p, rest, context);
+            }
+        }
+    }
+
+    private int[] partitionsOf(VectorSchemaRoot batch, List<PhysicalExpr> keys) {
+        List<FieldVector> keyVectors = new ArrayList<>(keys.size());
+        try {
+            for (PhysicalExpr key : keys) {
+                keyVectors.add(key.evaluate(batch, context.allocator()));
+            }
+            return PartitionHash.partitions(keyVectors, batch.getRowCount(), outputs);
+        } finally {
+            keyVectors.forEach(FieldVector::close);
+        }
+    }
+
+    private VectorSchemaRoot take(VectorSchemaRoot batch, int[] indices, int start, int count) {
+        int[] slice = java.util.Arrays.copyOfRange(indices, start, start + count);
+        return Take.take(batch, slice, count, context.allocator());
+    }
+
+    /** The whole batch as a new batch sharing its buffers (the caller still closes the original). */
+    private VectorSchemaRoot takeAll(VectorSchemaRoot batch) {
+        List<FieldVector> vectors = new ArrayList<>();
+        for (FieldVector vector : batch.getFieldVectors()) {
+            var pair = vector.getTransferPair(context.allocator());
+            pair.splitAndTransfer(0, batch.getRowCount());
+            vectors.add((FieldVector) pair.getTo());
+        }
+        return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, batch.getRowCount());
+    }
+
+    private void report(Throwable t) {
+        if (state.allOutputsClosed()) {
+            return;
+        }
+        RuntimeException error = BatchChannel.asRuntime(t);
+        context.fail(error);
+        state.fail(error);
+    }
+}

@@ -1,0 +1,122 @@
+package dev.quiver.engine.operator.join;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Looks up a probe batch in the build side's hash table: hashes the probe keys column by column,
+ * walks each row's chain collecting rows whose hash tag matches, then keeps the pairs whose keys
+ * are equal, comparing column by column over the whole chunk. A chain is resumed where the last
+ * chunk stopped. Arrays are reused across batches: nothing is allocated per row.
+ */
+final class HashProbe implements PairSource {
+    private static final int NEW_ROW = -2;
+
+    private final BuildSide build;
+    private final JoinHashTable table;
+    private final List<PhysicalExpr> probeKeys;
+    private final List<KeyKernel> kernels;
+    private final BufferAllocator allocator;
+    private final List<FieldVector> keyVectors = new ArrayList<>();
+    private final List<FieldVector> ownedKeyVectors = new ArrayList<>();
+    private long[] hashes = new long[0];
+    private boolean[] nulls = new boolean[0];
+    private int rows;
+    private int probeRow;
+    private int chain = NEW_ROW;
+
+    HashProbe(BuildSide build, List<PhysicalExpr> probeKeys, List<KeyKernel> kernels, BufferAllocator allocator) {
+        this.build = requireNonNull(build, "build is null");
+        this.table = requireNonNull(build.table(), "build side has no hash table");
+        this.probeKeys = requireNonNull(probeKeys, "probeKeys is null");
+        this.kernels = requireNonNull(kernels, "kernels is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    @Override
+    public void start(VectorSchemaRoot probe) {
+        finishBatch();
+        rows = probe.getRowCount();
+        probeRow = 0;
+        chain = NEW_ROW;
+        if (rows == 0 || build.rowCount() == 0) {
+            rows = 0;
+            return;
+        }
+        for (PhysicalExpr key : probeKeys) {
+            if (key instanceof ColumnExpr column) {
+                keyVectors.add(probe.getVector(column.index()));
+            } else {
+                FieldVector evaluated = key.evaluate(probe, allocator);
+                ownedKeyVectors.add(evaluated);
+                keyVectors.add(evaluated);
+            }
+        }
+        if (hashes.length < rows) {
+            hashes = new long[rows];
+            nulls = new boolean[rows];
+        }
+        KeyKernel.hashRows(keyVectors, kernels, 0, rows, hashes, nulls);
+    }
+
+    @Override
+    public boolean hasMore() {
+        return probeRow < rows;
+    }
+
+    @Override
+    public int fill(int[] buildRows, int[] probeRows, int max) {
+        int count = 0;
+        int row = probeRow;
+        int next = chain;
+        while (row < rows && count < max) {
+            if (next == NEW_ROW) {
+                if (nulls[row]) {
+                    row++;
+                    continue;
+                }
+                next = table.head(hashes[row]);
+            }
+            long hash = hashes[row];
+            while (next != JoinHashTable.END && count < max) {
+                if (table.tagMatches(next, hash)) {
+                    buildRows[count] = next;
+                    probeRows[count] = row;
+                    count++;
+                }
+                next = table.next(next);
+            }
+            if (next == JoinHashTable.END) {
+                row++;
+                next = NEW_ROW;
+            }
+        }
+        probeRow = row;
+        chain = next;
+        List<FieldVector> buildKeys = build.keys();
+        for (int k = 0; k < kernels.size() && count > 0; k++) {
+            count = kernels.get(k).retainEqual(buildKeys.get(k), keyVectors.get(k), buildRows, probeRows, count);
+        }
+        return count;
+    }
+
+    @Override
+    public void finishBatch() {
+        keyVectors.clear();
+        ownedKeyVectors.forEach(FieldVector::close);
+        ownedKeyVectors.clear();
+        rows = 0;
+    }
+
+    @Override
+    public void close() {
+        finishBatch();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.quiver.sql.catalog;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** Maps the Arrow types of {@link QuiverTypes} to Calcite SQL types, keeping each field's nullability. */
+public final class ArrowToCalciteTypes {
+    private ArrowToCalciteTypes() {}
+
+    public static RelDataType rowType(RelDataTypeFactory typeFactory, String tableName, Schema schema) {
+        List<String> names = new ArrayList<>();
+        List<RelDataType> types = new ArrayList<>();
+        for (Field field : schema.getFields()) {
+            names.add(field.getName());
+            RelDataType type = sqlType(typeFactory, tableName, field);
+            types.add(typeFactory.createTypeWithNullability(type, field.isNullable()));
+        }
+        return typeFactory.createStructType(types, names);
+    }
+
+    private static RelDataType sqlType(RelDataTypeFactory typeFactory, String tableName, Field field) {
+        ArrowType type = field.getType();
+        if (type instanceof ArrowType.Int i) {
+            return typeFactory.createSqlType(switch (i.getBitWidth()) {
+                case 8 -> SqlTypeName.TINYINT;
+                case 16 -> SqlTypeName.SMALLINT;
+                case 32 -> SqlTypeName.INTEGER;
+                default -> SqlTypeName.BIGINT;
+            });
+        }
+        if (type instanceof ArrowType.Decimal d) {
+            return typeFactory.createSqlType(SqlTypeName.DECIMAL, d.getPrecision(), d.getScale());
+        }
+        if (type instanceof ArrowType.FloatingPoint f) {
+            return typeFactory.createSqlType(f.getPrecision() == FloatingPointPrecision.DOUBLE ? SqlTypeName.DOUBLE : SqlTypeName.REAL);
+        }
+        if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
+            return typeFactory.createSqlType(SqlTypeName.VARCHAR);
+        }
+        if (type instanceof ArrowType.Bool) {
+            return typeFactory.createSqlType(SqlTypeName.BOOLEAN);
+        }
+        if (type instanceof ArrowType.Date) {
+            return typeFactory.createSqlType(SqlTypeName.DATE);
+        }
+        if (type instanceof ArrowType.Timestamp) {
+            return typeFactory.createSqlType(SqlTypeName.TIMESTAMP);
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, String.format(
+                "Column '%s' of table '%s' has type %s, which SQL queries do not support",
+                field.getName(), tableName, QuiverTypes.sqlName(type)));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.quiver.sql.planner;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+/**
+ * Calcite's type rules with Quiver's limits: decimals up to precision and scale 38 (the engine's
+ * 128-bit decimals), SUM of an exact integer type is BIGINT, SUM of DECIMAL(p,s) is DECIMAL(38,s),
+ * and AVG keeps its argument's type (DECIMAL(p,s) stays DECIMAL(p,s), Calcite's default).
+ */
+public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
+    public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
+
+    private static final int MAX_DECIMAL = 38;
+
+    private QuiverTypeSystem() {}
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public int getMaxScale(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxScale(typeName);
+    }
+
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        if (SqlTypeUtil.isExactNumeric(argumentType) && !SqlTypeUtil.isDecimal(argumentType)) {
+            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT), argumentType.isNullable());
+        }
+        if (SqlTypeUtil.isDecimal(argumentType)) {
+            return typeFactory.createTypeWithNullability(
+                    typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL, argumentType.getScale()), argumentType.isNullable());
+        }
+        return super.deriveSumType(typeFactory, argumentType);
+    }
+}

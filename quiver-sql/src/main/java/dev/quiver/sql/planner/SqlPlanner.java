@@ -1,0 +1,148 @@
+package dev.quiver.sql.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.spi.Catalog;
+import dev.quiver.sql.catalog.QuiverSchema;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelProtoDataType;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.ViewTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+
+/**
+ * Plans SQL queries over a {@link Catalog} with Apache Calcite: parse (Babel parser, names
+ * matched case-insensitively and shown as written), validate, convert, then the passes of
+ * {@link LogicalOptimizer}. Failures become {@link QuiverException}s with an error code and, where
+ * the text is at fault, its position.
+ *
+ * <p>Thread-safe: every call uses its own Calcite {@link Planner}, which is a single-threaded
+ * state machine. Views are queries by name; a view's column types are derived once and cached.
+ */
+public final class SqlPlanner {
+    static final String SCHEMA_NAME = "quiver";
+
+    static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
+            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            .withUnquotedCasing(Casing.UNCHANGED)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(false)
+            .withConformance(SqlConformanceEnum.DEFAULT);
+
+    // SUBSTR_POSTGRESQL and DATE only: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
+    static final SqlOperatorTable OPERATOR_TABLE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE));
+
+    private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
+            .withExpand(false)
+            .withTrimUnusedFields(false);
+
+    private final Catalog catalog;
+    private final Map<String, String> views;
+    private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
+
+    /**
+     * @param views view SQL by view name; a view may use tables and other views, not itself
+     */
+    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.views = Map.copyOf(new LinkedHashMap<>(requireNonNull(views, "views is null")));
+    }
+
+    /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
+    public LogicalPlan plan(String query) {
+        requireNonNull(query, "query is null");
+        Planner planner = Frameworks.getPlanner(config(Set.of()));
+        try {
+            SqlNode parsed = SqlErrors.parse(planner, query);
+            SqlNode validated = SqlErrors.validate(planner, parsed);
+            RelRoot root = SqlErrors.convert(planner, validated);
+            List<String> names = root.validatedRowType.getFieldNames();
+            return new LogicalPlan(SqlErrors.optimize(root.project()), names);
+        } finally {
+            planner.close();
+        }
+    }
+
+    /** Validates a view's query and returns the names of its columns. */
+    public List<String> viewColumns(String viewSql) {
+        requireNonNull(viewSql, "viewSql is null");
+        return validatedRowType(viewSql, Set.of()).getFieldNames();
+    }
+
+    private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
+        Planner planner = Frameworks.getPlanner(config(hiddenViews));
+        try {
+            SqlNode parsed = SqlErrors.parse(planner, sql);
+            return SqlErrors.validatedRowType(planner, parsed);
+        } finally {
+            planner.close();
+        }
+    }
+
+    private FrameworkConfig config(Set<String> hiddenViews) {
+        Set<String> visible = new HashSet<>(views.keySet());
+        visible.removeAll(hiddenViews);
+        SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
+        SchemaPlus schema = root.add(SCHEMA_NAME, new QuiverSchema(catalog, visible, name -> viewTable(name, hiddenViews)));
+        return Frameworks.newConfigBuilder()
+                .parserConfig(PARSER_CONFIG)
+                .defaultSchema(schema)
+                .operatorTable(OPERATOR_TABLE)
+                .typeSystem(QuiverTypeSystem.INSTANCE)
+                .executor(RexUtil.EXECUTOR)
+                .sqlToRelConverterConfig(CONVERTER_CONFIG)
+                .build();
+    }
+
+    /**
+     * A view expands through the query's own planner (with our parser settings); Calcite's view
+     * macro would re-parse it with default, case-sensitive settings. Its row type is derived with
+     * the view itself and its callers hidden, so that a cycle of views fails instead of recursing.
+     */
+    private Table viewTable(String name, Set<String> hiddenViews) {
+        RelProtoDataType rowType = typeFactory -> typeFactory.copyType(viewRowType(name, hiddenViews));
+        return new ViewTable(Object[].class, rowType, views.get(name), List.of(SCHEMA_NAME), List.of(SCHEMA_NAME, name));
+    }
+
+    private RelDataType viewRowType(String name, Set<String> hiddenViews) {
+        RelDataType cached = viewRowTypes.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        Set<String> hidden = new HashSet<>(hiddenViews);
+        hidden.add(name);
+        RelDataType rowType;
+        try {
+            rowType = validatedRowType(views.get(name), hidden);
+        } catch (QuiverException e) {
+            throw SqlErrors.inView(name, e);
+        }
+        viewRowTypes.putIfAbsent(name, rowType);
+        return rowType;
+    }
+}
