@@ -99,49 +99,10 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
             if (!started) {
                 started = true;
                 for (int i = 0; i < inputs; i++) {
-                    int inputPartition = i;
-                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, () -> drain(inputPartition));
+                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
                 }
             }
             return channel.receive(context);
-        }
-
-        private void drain(int inputPartition) {
-            BatchStream stream = null;
-            try {
-                stream = input.execute(inputPartition, context);
-                while (!channel.isClosed() && !context.isCancelled()) {
-                    VectorSchemaRoot batch = stream.next();
-                    if (batch == null) {
-                        break;
-                    }
-                    if (batch.getRowCount() == 0) {
-                        batch.close();
-                    } else if (!channel.send(batch, context)) {
-                        break;
-                    }
-                }
-            } catch (Throwable t) {
-                report(t);
-            } finally {
-                if (stream != null) {
-                    try {
-                        stream.close();
-                    } catch (Throwable t) {
-                        report(t);
-                    }
-                }
-                channel.finish();
-            }
-        }
-
-        private void report(Throwable t) {
-            if (channel.isClosed()) {
-                return;
-            }
-            RuntimeException error = BatchChannel.asRuntime(t);
-            context.fail(error);
-            channel.fail(error);
         }
 
         @Override
