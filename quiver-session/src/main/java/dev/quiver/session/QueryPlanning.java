@@ -1,20 +1,25 @@
 package dev.quiver.session;
 
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.sql.physical.PhysicalPlanner;
+import dev.quiver.sql.physical.PhysicalPlannerOptions;
+import dev.quiver.sql.planner.LogicalPlan;
+import dev.quiver.sql.planner.SqlPlanner;
 import java.util.Map;
 
-/** SQL text to physical plan: Calcite planning (quiver-sql) then the physical planner. */
+/** SQL text to physical plan: Calcite planning ({@link SqlPlanner}) then the {@link PhysicalPlanner}. */
 final class QueryPlanning {
     private QueryPlanning() {}
 
     static ExecutionPlan plan(Catalog catalog, Map<String, String> views, SessionSettings settings, String sql) {
-        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "SQL planning is not wired in yet");
+        LogicalPlan logical = new SqlPlanner(catalog, views).plan(sql);
+        PhysicalPlanner physical = new PhysicalPlanner(PhysicalPlannerOptions.withTargetPartitions(settings.targetPartitions()));
+        return physical.plan(logical.root(), logical.columnNames());
     }
 
+    /** Checks that {@code sql} is a valid view body (it plans against the catalog and the other views). */
     static void validateView(Catalog catalog, Map<String, String> views, SessionSettings settings, String sql) {
-        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "SQL planning is not wired in yet");
+        new SqlPlanner(catalog, views).viewColumns(sql);
     }
 }

@@ -2,6 +2,10 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.ArithmeticKernels;
+import dev.quiver.engine.expr.kernel.ComparisonKernels;
+import dev.quiver.engine.expr.kernel.LogicalKernels;
+import dev.quiver.engine.expr.kernel.Operand;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -31,7 +35,16 @@ public record BinaryExpr(BinaryOperator op, PhysicalExpr left, PhysicalExpr righ
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        int rows = batch.getRowCount();
+        try (Operand l = Operand.evaluate(left, batch, allocator); Operand r = Operand.evaluate(right, batch, allocator)) {
+            if (op.isArithmetic()) {
+                return ArithmeticKernels.evaluate(op, l, r, type, display(), rows, allocator);
+            }
+            if (op.isComparison()) {
+                return ComparisonKernels.compare(op, l, r, rows, allocator);
+            }
+            return LogicalKernels.andOr(op, l, r, rows, allocator);
+        }
     }
 
     @Override

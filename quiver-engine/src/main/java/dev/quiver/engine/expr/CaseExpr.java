@@ -2,6 +2,7 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.SelectionKernels;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.List;
@@ -40,7 +41,7 @@ public record CaseExpr(List<WhenThen> branches, Optional<PhysicalExpr> elseValue
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        return SelectionKernels.caseWhen(this, batch, allocator);
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.quiver.engine.expr;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.engine.expr.kernel.CastKernels;
+import dev.quiver.engine.expr.kernel.Operand;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -27,7 +29,9 @@ public record CastExpr(PhysicalExpr input, ArrowType type) implements PhysicalEx
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        try (Operand operand = Operand.evaluate(input, batch, allocator)) {
+            return CastKernels.cast(operand, type, display(), batch.getRowCount(), allocator);
+        }
     }
 
     @Override

@@ -2,12 +2,12 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.Vectors;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.util.TransferPair;
 
 /** The column at {@code index} of the input batch; {@code name} is for display only. */
 public record ColumnExpr(int index, String name, ArrowType type, boolean nullable) implements PhysicalExpr {
@@ -21,18 +21,8 @@ public record ColumnExpr(int index, String name, ArrowType type, boolean nullabl
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        FieldVector source = batch.getVector(index);
-        int rows = batch.getRowCount();
-        if (rows == 0) {
-            FieldVector empty = source.getField().createVector(allocator);
-            empty.allocateNew();
-            empty.setValueCount(0);
-            return empty;
-        }
-        // Zero-copy: the result shares the column's buffers by reference count; the batch stays intact.
-        TransferPair pair = source.getTransferPair(allocator);
-        pair.splitAndTransfer(0, rows);
-        return (FieldVector) pair.getTo();
+        // zero-copy: the result shares the column's buffers by reference count; the batch stays intact
+        return Vectors.share(batch.getVector(index), batch.getRowCount(), allocator);
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.quiver.engine.expr;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.engine.expr.kernel.InListKernels;
+import dev.quiver.engine.expr.kernel.Operand;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -33,7 +35,9 @@ public record InListExpr(PhysicalExpr input, List<Object> values, boolean negate
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        try (Operand operand = Operand.evaluate(input, batch, allocator)) {
+            return InListKernels.in(operand, values, negated, batch.getRowCount(), allocator);
+        }
     }
 
     @Override

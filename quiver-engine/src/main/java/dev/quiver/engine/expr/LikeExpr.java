@@ -3,6 +3,9 @@ package dev.quiver.engine.expr;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.engine.expr.kernel.LikeMatcher;
+import dev.quiver.engine.expr.kernel.Operand;
+import dev.quiver.engine.expr.kernel.StringKernels;
 import java.util.Optional;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,7 +33,10 @@ public record LikeExpr(PhysicalExpr input, String pattern, Optional<Character> e
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        LikeMatcher matcher = LikeMatcher.compile(pattern, escape);
+        try (Operand operand = Operand.evaluate(input, batch, allocator)) {
+            return StringKernels.like(operand, matcher, negated, batch.getRowCount(), allocator);
+        }
     }
 
     @Override

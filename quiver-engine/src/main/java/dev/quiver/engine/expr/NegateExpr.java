@@ -2,6 +2,8 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.NumericFunctions;
+import dev.quiver.engine.expr.kernel.Operand;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -26,7 +28,9 @@ public record NegateExpr(PhysicalExpr input) implements PhysicalExpr {
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        try (Operand operand = Operand.evaluate(input, batch, allocator)) {
+            return NumericFunctions.negate(operand, type(), display(), batch.getRowCount(), allocator);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.kernel.FunctionKernels;
 import java.util.stream.Collectors;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,7 +28,7 @@ public record ScalarFunctionExpr(ScalarFunction function, List<PhysicalExpr> arg
 
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        throw new UnsupportedOperationException("not implemented yet: " + display());
+        return FunctionKernels.evaluate(this, batch, allocator);
     }
 
     @Override

@@ -32,7 +32,7 @@ final class SqlErrors {
             "(?:Cannot apply|Cannot infer return type|Cannot assign|Type mismatch|Illegal mixing of types|Cast function cannot convert"
                     + "|Cannot cast|.*cannot be converted|.*must be of type|.*requires (?:a |an )?(?:numeric|boolean|string|date)"
                     + "|Values passed to .* must have compatible types|Parameters must be of the same type"
-                    + "|.*has incompatible types|Column .* is ambiguous|Incompatible types).*", Pattern.DOTALL);
+                    + "|.*has incompatible types|Incompatible types).*", Pattern.DOTALL);
 
     private SqlErrors() {}
 

@@ -29,6 +29,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -60,6 +61,10 @@ public final class SqlPlanner {
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false);
+
+    // No implicit coercion: it accepts 'a' + 1 or SUM(varchar) as casts that can only fail at run time.
+    private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
+            .withTypeCoercionEnabled(false);
 
     private final Catalog catalog;
     private final Map<String, String> views;
@@ -116,6 +121,7 @@ public final class SqlPlanner {
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 .executor(RexUtil.EXECUTOR)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
+                .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();
     }
 

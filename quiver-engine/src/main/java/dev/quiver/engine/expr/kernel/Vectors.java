@@ -126,4 +126,17 @@ public final class Vectors {
             bits.setByte(i >> 3, bits.getByte(i >> 3) | (1 << (i & 7)));
         }
     }
+
+    /** The first {@code rows} values of {@code vector} as a new vector sharing its buffers; {@code vector} stays intact. */
+    public static FieldVector share(FieldVector vector, int rows, BufferAllocator allocator) {
+        if (rows == 0) {
+            FieldVector empty = vector.getField().createVector(allocator);
+            empty.allocateNew();
+            empty.setValueCount(0);
+            return empty;
+        }
+        org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
+        pair.splitAndTransfer(0, rows);
+        return (FieldVector) pair.getTo();
+    }
 }

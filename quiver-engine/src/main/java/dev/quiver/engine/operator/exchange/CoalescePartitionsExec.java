@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -65,6 +67,11 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
     }
 
     @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return input.partitionStatistics(OptionalInt.empty());
+    }
+
+    @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         int inputs = input.outputPartitioning().partitionCount();
@@ -99,49 +106,10 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
             if (!started) {
                 started = true;
                 for (int i = 0; i < inputs; i++) {
-                    int inputPartition = i;
-                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, () -> drain(inputPartition));
+                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
                 }
             }
             return channel.receive(context);
-        }
-
-        private void drain(int inputPartition) {
-            BatchStream stream = null;
-            try {
-                stream = input.execute(inputPartition, context);
-                while (!channel.isClosed() && !context.isCancelled()) {
-                    VectorSchemaRoot batch = stream.next();
-                    if (batch == null) {
-                        break;
-                    }
-                    if (batch.getRowCount() == 0) {
-                        batch.close();
-                    } else if (!channel.send(batch, context)) {
-                        break;
-                    }
-                }
-            } catch (Throwable t) {
-                report(t);
-            } finally {
-                if (stream != null) {
-                    try {
-                        stream.close();
-                    } catch (Throwable t) {
-                        report(t);
-                    }
-                }
-                channel.finish();
-            }
-        }
-
-        private void report(Throwable t) {
-            if (channel.isClosed()) {
-                return;
-            }
-            RuntimeException error = BatchChannel.asRuntime(t);
-            context.fail(error);
-            channel.fail(error);
         }
 
         @Override

@@ -1,14 +1,21 @@
 package dev.quiver.engine.operator.sort;
 
+import dev.quiver.engine.operator.limit.LimitStatistics;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import java.util.OptionalLong;
+import dev.quiver.engine.memory.MemoryReservation;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -16,6 +23,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * bounded heap). With {@code preservePartitioning} each partition is sorted on its own (a
  * {@link dev.quiver.engine.operator.exchange.SortPreservingMergeExec} merges them); otherwise the
  * input must have one partition.
+ *
+ * <p>A partition collects its input's batches, holding their bytes in a reservation named
+ * {@code SortExec[partition=N]} (the query fails with ResourcesExhaustedException when the pool
+ * says no), sorts (batch, row) numbers by type-specialised comparisons of the keys copied to
+ * arrays, and emits batches of the batch size gathered in that order. Top-k compacts its buffer to
+ * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows.
  */
 public final class SortExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
@@ -81,8 +94,99 @@ public final class SortExec extends AbstractExecutionPlan {
     }
 
     @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return LimitStatistics.limited(input.partitionStatistics(preservePartitioning ? partition : OptionalInt.empty()), 0, fetch);
+    }
+
+    @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        throw new UnsupportedOperationException("not implemented yet: SortExec");
+        BatchStream source = input.execute(partition, context);
+        return new MeteredBatchStream(new SortStream(source, partition, context), metrics().partition(partition), context);
+    }
+
+    /**
+     * COLLECTING (first {@code next()} drains the input) → EMITTING (sorted batches) → DONE.
+     */
+    private final class SortStream implements BatchStream {
+        private final BatchStream source;
+        private final TaskContext context;
+        private final PartitionMetrics partitionMetrics;
+        private final MemoryReservation reservation;
+        private final SortBuffer buffer;
+        private State state = State.COLLECTING;
+        private SortBuffer.Sorted sorted;
+        private int emitted;
+        private int limit;
+
+        SortStream(BatchStream source, int partition, TaskContext context) {
+            this.source = source;
+            this.context = context;
+            this.partitionMetrics = metrics().partition(partition);
+            this.reservation = context.memoryPool().newReservation("SortExec[partition=" + partition + "]");
+            this.buffer = new SortBuffer(input.schema(), keys, context.allocator(), reservation);
+        }
+
+        @Override
+        public Schema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            if (state == State.COLLECTING) {
+                collect();
+            }
+            if (state != State.EMITTING) {
+                return null;
+            }
+            if (emitted >= limit) {
+                close();
+                return null;
+            }
+            int count = Math.min(context.batchSize(), limit - emitted);
+            VectorSchemaRoot batch = buffer.take(sorted, emitted, count);
+            emitted += count;
+            return batch;
+        }
+
+        private void collect() {
+            long start = System.nanoTime();
+            int topK = fetch.isPresent() ? (int) Math.min(fetch.getAsLong(), Integer.MAX_VALUE - 1) : -1;
+            if (topK != 0) {
+                VectorSchemaRoot batch;
+                while ((batch = source.next()) != null) {
+                    buffer.add(batch);
+                    if (topK > 0 && buffer.rows() >= topK + context.batchSize()) {
+                        buffer.compact(topK);
+                    }
+                    context.checkCancelled();
+                }
+            }
+            source.close();
+            sorted = buffer.sort();
+            limit = topK >= 0 ? Math.min(topK, sorted.size()) : sorted.size();
+            partitionMetrics.recordMemory(reservation.peak());
+            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
+            state = State.EMITTING;
+        }
+
+        @Override
+        public void close() {
+            if (state == State.DONE) {
+                return;
+            }
+            state = State.DONE;
+            source.close();
+            buffer.close();
+            partitionMetrics.recordMemory(reservation.peak());
+            reservation.close();
+        }
+    }
+
+    private enum State {
+        COLLECTING,
+        EMITTING,
+        DONE
     }
 }

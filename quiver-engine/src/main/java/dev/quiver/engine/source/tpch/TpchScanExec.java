@@ -10,19 +10,23 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import io.trino.tpch.TpchEntity;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Leaf that generates a TPC-H table: the table is generated in as many parts as the scan has
  * partitions, and partition {@code p} generates part {@code p + 1} on the thread that pulls it,
- * writing only the projected columns.
+ * writing only the projected columns. With a catalog cache, it copies the part's kept columns
+ * instead (see {@link TpchDataCache}).
  */
 public final class TpchScanExec extends AbstractExecutionPlan {
     private final TpchTableDef<? extends TpchEntity> table;
@@ -30,9 +34,12 @@ public final class TpchScanExec extends AbstractExecutionPlan {
     private final List<Integer> projection;
     private final int partCount;
     private final Schema schema;
+    private final Optional<TpchDataCache> cache;
 
-    TpchScanExec(TpchTableDef<? extends TpchEntity> table, double scaleFactor, List<Integer> projection, int partCount) {
+    TpchScanExec(TpchTableDef<? extends TpchEntity> table, double scaleFactor, List<Integer> projection, int partCount,
+            Optional<TpchDataCache> cache) {
         this.table = requireNonNull(table, "table is null");
+        this.cache = requireNonNull(cache, "cache is null");
         this.scaleFactor = scaleFactor;
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
         this.partCount = partCount;
@@ -117,13 +124,20 @@ public final class TpchScanExec extends AbstractExecutionPlan {
 
     private <E extends TpchEntity> BatchStream stream(TpchTableDef<E> def, int part, TaskContext context) {
         List<TpchColumnDef<E>> columns = projection.stream().map(def.columns()::get).toList();
-        return new TpchPartitionStream<>(schema, columns, () -> def.generate(scaleFactor, part, partCount).iterator(),
-                context.allocator(), context.batchSize(), metrics().partition(part - 1));
+        PartitionMetrics metrics = metrics().partition(part - 1);
+        Supplier<BatchStream> generate = () -> new TpchPartitionStream<>(schema, columns,
+                () -> def.generate(scaleFactor, part, partCount).iterator(), context.allocator(), context.batchSize(), metrics);
+        if (cache.isEmpty()) {
+            return generate.get();
+        }
+        return new CachedPartitionStream(schema, projection,
+                () -> cache.get().part(def, scaleFactor, part, partCount, projection, context.batchSize(), metrics).orElse(null),
+                generate, context.allocator(), metrics);
     }
 
     @Override
     public String displayLine() {
         return "TpchScanExec: table=" + table.name() + ", sf=" + scaleFactor + ", partitions=" + partCount
-                + ", projection=[" + schema.getFields().stream().map(f -> f.getName()).collect(Collectors.joining(", ")) + "]";
+                + (cache.isPresent() ? ", cached" : "") + ", projection=[" + schema.getFields().stream().map(f -> f.getName()).collect(Collectors.joining(", ")) + "]";
     }
 }

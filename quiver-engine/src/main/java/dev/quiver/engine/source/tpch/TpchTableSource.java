@@ -8,6 +8,7 @@ import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.Statistics;
 import io.trino.tpch.TpchEntity;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -17,8 +18,10 @@ public final class TpchTableSource implements TableSource {
     private final double scaleFactor;
     private final Schema schema;
     private final Statistics statistics;
+    private final Optional<TpchDataCache> cache;
 
-    TpchTableSource(TpchTableDef<? extends TpchEntity> table, double scaleFactor) {
+    TpchTableSource(TpchTableDef<? extends TpchEntity> table, double scaleFactor, Optional<TpchDataCache> cache) {
+        this.cache = requireNonNull(cache, "cache is null");
         this.table = requireNonNull(table, "table is null");
         this.scaleFactor = scaleFactor;
         this.schema = table.schema();
@@ -48,7 +51,7 @@ public final class TpchTableSource implements TableSource {
     public ExecutionPlan scan(ScanRequest request) {
         List<Integer> projection = request.projection()
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
-        return new TpchScanExec(table, scaleFactor, projection, table.partCount(request.targetPartitions()));
+        return new TpchScanExec(table, scaleFactor, projection, table.partCount(request.targetPartitions()), cache);
     }
 
     @Override

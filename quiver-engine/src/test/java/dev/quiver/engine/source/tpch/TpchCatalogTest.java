@@ -119,6 +119,41 @@ class TpchCatalogTest {
         };
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"orders", "nation", "partsupp"})
+    void cachedCatalogServesTheGeneratedData(String name) {
+        try (TpchCatalog cached = TpchCatalog.cached(SF, 1L << 30); TestingContext testing = new TestingContext().withBatchSize(1000)) {
+            TableSource source = cached.table(name).orElseThrow();
+            // a partial projection first: the cache keeps those columns, later scans add the rest
+            ExecutionPlan partial = source.scan(new ScanRequest(Optional.of(List.of(1, 0)), List.of(), 2));
+            assertThat(allRows(partial, testing)).hasSize(ROWS_AT_SF_001.get(name).intValue());
+            long afterPartial = cached.cachedBytes();
+            assertThat(afterPartial).isPositive();
+            for (int pass = 0; pass < 2; pass++) {
+                ExecutionPlan scan = source.scan(ScanRequest.all(2));
+                assertThat(scan.displayLine()).contains("cached");
+                int partitions = scan.outputPartitioning().partitionCount();
+                long total = 0;
+                for (int p = 0; p < partitions; p++) {
+                    total += comparePartition(TpchTable.getTable(name), scan, p, partitions, testing);
+                }
+                assertThat(total).isEqualTo(ROWS_AT_SF_001.get(name));
+            }
+            assertThat(cached.cachedBytes()).isGreaterThan(afterPartial);
+        }
+    }
+
+    @Test
+    void cacheTooSmallFallsBackToGenerating() {
+        try (TpchCatalog cached = TpchCatalog.cached(SF, 4096); TestingContext testing = new TestingContext()) {
+            ExecutionPlan scan = cached.table("orders").orElseThrow().scan(ScanRequest.all(2));
+            for (int pass = 0; pass < 2; pass++) {
+                assertThat(allRows(scan, testing)).hasSize(15_000);
+            }
+            assertThat(cached.cachedBytes()).isZero();
+        }
+    }
+
     @Test
     void projectionProducesOnlyTheRequestedColumnsInOrder() {
         TableSource orders = catalog.table("orders").orElseThrow();

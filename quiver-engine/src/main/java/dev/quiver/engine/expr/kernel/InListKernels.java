@@ -1,0 +1,155 @@
+package dev.quiver.engine.expr.kernel;
+
+import dev.quiver.engine.batch.VectorValues;
+import dev.quiver.engine.types.QuiverTypes;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * {@code x [NOT] IN (constants)}: the constants become a sorted primitive array (integers, dates,
+ * decimals up to 18 digits at the input's scale), byte arrays (VARCHAR) or, for other types, a set
+ * of Java values. A NULL among the constants turns every non-match into NULL.
+ */
+public final class InListKernels {
+    private InListKernels() {}
+
+    public static FieldVector in(Operand input, List<Object> values, boolean negated, int rows, BufferAllocator allocator) {
+        boolean listHasNull = values.contains(null);
+        List<Object> constants = values.stream().filter(v -> v != null).toList();
+        BitVector out = (BitVector) Vectors.allocate(QuiverTypes.BOOLEAN, rows, allocator);
+        try {
+            if (input.isNullConstant()) {
+                out.setValueCount(rows);
+                return out;
+            }
+            boolean[] match = new boolean[rows];
+            ArrowType type = input.type();
+            try (FieldVector vector = input.materialize(allocator)) {
+                if (type instanceof ArrowType.Utf8) {
+                    strings((VarCharVector) vector, constants, match, rows);
+                } else if (Numeric.isLongDomain(type) && Numeric.precision(type) <= 18 && !(type instanceof ArrowType.Bool)) {
+                    longs(input, constants, match);
+                } else {
+                    generic(vector, constants, match, rows);
+                }
+                ArrowBuf bits = out.getDataBuffer();
+                ArrowBuf validity = out.getValidityBuffer();
+                for (int i = 0; i < rows; i++) {
+                    if (vector.isNull(i)) {
+                        continue;
+                    }
+                    if (match[i]) {
+                        Bitmaps.set(validity, i);
+                        if (!negated) {
+                            Bitmaps.set(bits, i);
+                        }
+                    } else if (!listHasNull) {
+                        Bitmaps.set(validity, i);
+                        if (negated) {
+                            Bitmaps.set(bits, i);
+                        }
+                    }
+                }
+            }
+            out.setValueCount(rows);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+
+    private static void longs(Operand input, List<Object> constants, boolean[] match) {
+        long[] set = new long[constants.size()];
+        int count = 0;
+        int scale = Numeric.scale(input.type());
+        for (Object constant : constants) {
+            // a constant with more fractional digits than the input can never equal it
+            java.math.BigDecimal exact = constant instanceof java.math.BigDecimal d ? d : new java.math.BigDecimal(constant.toString());
+            java.math.BigDecimal scaled = exact.movePointRight(scale);
+            if (scaled.stripTrailingZeros().scale() > 0 || scaled.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                continue;
+            }
+            set[count++] = scaled.longValueExact();
+        }
+        long[] sorted = Arrays.copyOf(set, count);
+        Arrays.sort(sorted);
+        long[] values = Numeric.decodeLongs(input);
+        for (int i = 0; i < values.length; i++) {
+            match[i] = contains(sorted, values[i]);
+        }
+    }
+
+    private static boolean contains(long[] sorted, long value) {
+        if (sorted.length <= 8) {
+            for (long candidate : sorted) {
+                if (candidate == value) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return Arrays.binarySearch(sorted, value) >= 0;
+    }
+
+    private static void strings(VarCharVector vector, List<Object> constants, boolean[] match, int rows) {
+        byte[][] candidates = new byte[constants.size()][];
+        for (int c = 0; c < candidates.length; c++) {
+            candidates[c] = constants.get(c).toString().getBytes(StandardCharsets.UTF_8);
+        }
+        ArrowBuf offsets = vector.getOffsetBuffer();
+        ArrowBuf data = vector.getDataBuffer();
+        for (int i = 0; i < rows; i++) {
+            int start = offsets.getInt((long) i * 4);
+            int length = offsets.getInt((long) i * 4 + 4) - start;
+            for (byte[] candidate : candidates) {
+                if (candidate.length == length && equalBytes(data, start, candidate)) {
+                    match[i] = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    private static boolean equalBytes(ArrowBuf data, int start, byte[] candidate) {
+        for (int k = 0; k < candidate.length; k++) {
+            if (data.getByte(start + k) != candidate[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Other types (doubles, booleans, wide decimals): compare Java values; rare in practice. */
+    private static void generic(FieldVector vector, List<Object> constants, boolean[] match, int rows) {
+        Set<Object> set = new HashSet<>();
+        for (Object constant : constants) {
+            set.add(normalize(constant));
+        }
+        for (int i = 0; i < rows; i++) {
+            if (!vector.isNull(i)) {
+                match[i] = set.contains(normalize(VectorValues.get(vector, i)));
+            }
+        }
+    }
+
+    private static Object normalize(Object value) {
+        if (value instanceof java.math.BigDecimal d) {
+            return d.stripTrailingZeros();
+        }
+        if (value instanceof Float || value instanceof Double) {
+            return ((Number) value).doubleValue();
+        }
+        return value;
+    }
+
+}

@@ -1,0 +1,90 @@
+package dev.quiver.engine.expr.kernel;
+
+import dev.quiver.engine.expr.BinaryOperator;
+import dev.quiver.engine.types.QuiverTypes;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * AND, OR, NOT and IS [NOT] NULL, 64 rows at a time on the value and validity bitmaps, with
+ * SQL's three-valued logic: FALSE AND NULL is FALSE, TRUE OR NULL is TRUE, otherwise NULL in
+ * gives NULL out.
+ */
+public final class LogicalKernels {
+    private LogicalKernels() {}
+
+    public static FieldVector andOr(BinaryOperator op, Operand left, Operand right, int rows, BufferAllocator allocator) {
+        boolean and = op == BinaryOperator.AND;
+        BitVector out = (BitVector) Vectors.allocate(QuiverTypes.BOOLEAN, rows, allocator);
+        ArrowBuf values = out.getDataBuffer();
+        ArrowBuf validity = out.getValidityBuffer();
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long a = values(left, w, rows);
+            long va = validity(left, w, rows);
+            long b = values(right, w, rows);
+            long vb = validity(right, w, rows);
+            long trueA = a & va;
+            long trueB = b & vb;
+            long value;
+            long valid;
+            if (and) {
+                value = trueA & trueB;
+                valid = (va & vb) | (va & ~a) | (vb & ~b);
+            } else {
+                value = trueA | trueB;
+                valid = (va & vb) | trueA | trueB;
+            }
+            Bitmaps.setWord(values, w, value & valid, rows);
+            Bitmaps.setWord(validity, w, valid, rows);
+        }
+        out.setValueCount(rows);
+        return out;
+    }
+
+    public static FieldVector not(Operand input, int rows, BufferAllocator allocator) {
+        BitVector out = (BitVector) Vectors.allocate(QuiverTypes.BOOLEAN, rows, allocator);
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long valid = validity(input, w, rows);
+            Bitmaps.setWord(out.getDataBuffer(), w, ~values(input, w, rows) & valid, rows);
+            Bitmaps.setWord(out.getValidityBuffer(), w, valid, rows);
+        }
+        out.setValueCount(rows);
+        return out;
+    }
+
+    public static FieldVector isNull(Operand input, boolean negated, int rows, BufferAllocator allocator) {
+        BitVector out = (BitVector) Vectors.allocate(QuiverTypes.BOOLEAN, rows, allocator);
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            long valid = validity(input, w, rows);
+            Bitmaps.setWord(out.getDataBuffer(), w, negated ? valid : ~valid, rows);
+        }
+        Vectors.setAllBits(out.getValidityBuffer(), rows);
+        out.setValueCount(rows);
+        return out;
+    }
+
+    /** Word {@code w} of a BOOLEAN operand's values (a constant repeats). */
+    static long values(Operand operand, int w, int rows) {
+        if (operand.isConstant()) {
+            return Boolean.TRUE.equals(operand.constant()) ? -1L : 0L;
+        }
+        return Bitmaps.word(operand.vector().getDataBuffer(), w, rows);
+    }
+
+    /** Word {@code w} of an operand's validity (a constant repeats). */
+    static long validity(Operand operand, int w, int rows) {
+        if (operand.isConstant()) {
+            return operand.constant() == null ? 0L : -1L;
+        }
+        FieldVector vector = operand.vector();
+        if (vector instanceof org.apache.arrow.vector.NullVector) {
+            return 0L;
+        }
+        if (vector.getValidityBuffer() == null || vector.getValidityBuffer().capacity() == 0) {
+            return vector.getNullCount() == 0 ? -1L : 0L;
+        }
+        return Bitmaps.word(vector.getValidityBuffer(), w, rows);
+    }
+}

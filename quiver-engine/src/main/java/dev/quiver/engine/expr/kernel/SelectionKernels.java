@@ -1,0 +1,156 @@
+package dev.quiver.engine.expr.kernel;
+
+import dev.quiver.engine.batch.Take;
+import dev.quiver.engine.expr.BinaryExpr;
+import dev.quiver.engine.expr.CaseExpr;
+import dev.quiver.engine.expr.CastExpr;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * CASE and COALESCE: choose, row by row, which argument supplies the value. A CASE branch value
+ * that could fail (division, cast) is evaluated only on the rows that take the branch, so
+ * {@code CASE WHEN x = 0 THEN 0 ELSE y / x END} never divides by zero.
+ */
+public final class SelectionKernels {
+    private static final int UNDECIDED = -1;
+
+    private SelectionKernels() {}
+
+    public static FieldVector caseWhen(CaseExpr expr, VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        int branches = expr.branches().size();
+        int[] chosen = new int[rows];
+        java.util.Arrays.fill(chosen, UNDECIDED);
+        int undecided = rows;
+        // branch index per row; 'branches' stands for ELSE (or NULL without ELSE)
+        for (int b = 0; b < branches && undecided > 0; b++) {
+            try (FieldVector condition = expr.branches().get(b).condition().evaluate(batch, allocator)) {
+                BitVector bits = (BitVector) condition;
+                for (int i = 0; i < rows; i++) {
+                    if (chosen[i] == UNDECIDED && !bits.isNull(i) && bits.get(i) != 0) {
+                        chosen[i] = b;
+                        undecided--;
+                    }
+                }
+            }
+        }
+        List<PhysicalExpr> values = new ArrayList<>();
+        expr.branches().forEach(branch -> values.add(branch.value()));
+        expr.elseValue().ifPresent(values::add);
+        for (int i = 0; i < rows; i++) {
+            if (chosen[i] == UNDECIDED) {
+                chosen[i] = branches;
+            }
+        }
+        return assemble(values, chosen, expr.type(), batch, allocator);
+    }
+
+    /** Builds the result: row i takes its value from {@code values.get(chosen[i])}, NULL if that index has no value. */
+    private static FieldVector assemble(List<PhysicalExpr> values, int[] chosen, ArrowType type, VectorSchemaRoot batch,
+            BufferAllocator allocator) {
+        int rows = chosen.length;
+        FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+        try {
+            for (int v = 0; v < values.size(); v++) {
+                int count = 0;
+                for (int c : chosen) {
+                    count += c == v ? 1 : 0;
+                }
+                if (count == 0) {
+                    continue;
+                }
+                PhysicalExpr value = values.get(v);
+                if (count == rows || isSafe(value)) {
+                    try (FieldVector source = withType(value.evaluate(batch, allocator), value.type(), type, rows, allocator)) {
+                        for (int i = 0; i < rows; i++) {
+                            if (chosen[i] == v) {
+                                out.copyFromSafe(i, i, source);
+                            }
+                        }
+                    }
+                } else {
+                    int[] indices = new int[count];
+                    int next = 0;
+                    for (int i = 0; i < rows; i++) {
+                        if (chosen[i] == v) {
+                            indices[next++] = i;
+                        }
+                    }
+                    try (VectorSchemaRoot subset = Take.take(batch, indices, count, allocator);
+                            FieldVector source = withType(value.evaluate(subset, allocator), value.type(), type, count, allocator)) {
+                        for (int k = 0; k < count; k++) {
+                            out.copyFromSafe(k, indices[k], source);
+                        }
+                    }
+                }
+            }
+            // rows that chose no value (no ELSE) were never written: NULL, as allocated
+            out.setValueCount(rows);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+
+    /** The vector as {@code type} (the SQL layer should already have cast it; decimals of other scales are tolerated). */
+    private static FieldVector withType(FieldVector vector, ArrowType actual, ArrowType type, int rows, BufferAllocator allocator) {
+        if (vector.getField().getType().equals(type)) {
+            return vector;
+        }
+        try (Operand operand = Operand.of(actual, vector, rows)) {
+            return CastKernels.cast(operand, type, "CASE", rows, allocator);
+        }
+    }
+
+    /** Whether evaluating {@code expr} on rows that do not need it cannot fail. */
+    private static boolean isSafe(PhysicalExpr expr) {
+        if (expr instanceof ColumnExpr || expr instanceof LiteralExpr) {
+            return true;
+        }
+        if (expr instanceof CastExpr || expr instanceof ScalarFunctionExpr) {
+            return false;
+        }
+        if (expr instanceof BinaryExpr binary && binary.op().isArithmetic()) {
+            return false;
+        }
+        return expr.children().stream().allMatch(SelectionKernels::isSafe);
+    }
+
+    /** COALESCE: the first non-NULL argument per row. */
+    public static FieldVector coalesce(List<PhysicalExpr> args, ArrowType type, VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+        try {
+            boolean[] done = new boolean[rows];
+            int remaining = rows;
+            for (int a = 0; a < args.size() && remaining > 0; a++) {
+                PhysicalExpr arg = args.get(a);
+                try (FieldVector source = withType(arg.evaluate(batch, allocator), arg.type(), type, rows, allocator)) {
+                    for (int i = 0; i < rows; i++) {
+                        if (!done[i] && !source.isNull(i)) {
+                            out.copyFromSafe(i, i, source);
+                            done[i] = true;
+                            remaining--;
+                        }
+                    }
+                }
+            }
+            out.setValueCount(rows);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.quiver.engine.operator.exchange;
+
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.TaskContext;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Drains one input partition into a {@link BatchChannel} on a producer thread. It stops when the
+ * channel's consumer closes it or the task is cancelled, always closes the input stream, and
+ * reports a failure to the task and the channel (unless the consumer has already gone).
+ */
+final class ChannelProducer implements Runnable {
+    private final ExecutionPlan input;
+    private final int partition;
+    private final TaskContext context;
+    private final BatchChannel channel;
+
+    ChannelProducer(ExecutionPlan input, int partition, TaskContext context, BatchChannel channel) {
+        this.input = input;
+        this.partition = partition;
+        this.context = context;
+        this.channel = channel;
+    }
+
+    @Override
+    public void run() {
+        BatchStream stream = null;
+        try {
+            stream = input.execute(partition, context);
+            while (!channel.isClosed() && !context.isCancelled()) {
+                VectorSchemaRoot batch = stream.next();
+                if (batch == null) {
+                    break;
+                }
+                if (batch.getRowCount() == 0) {
+                    batch.close();
+                } else if (!channel.send(batch, context)) {
+                    break;
+                }
+            }
+        } catch (Throwable t) {
+            report(t);
+        } finally {
+            if (stream != null) {
+                try {
+                    stream.close();
+                } catch (Throwable t) {
+                    report(t);
+                }
+            }
+            channel.finish();
+        }
+    }
+
+    private void report(Throwable t) {
+        if (channel.isClosed()) {
+            return;
+        }
+        RuntimeException error = BatchChannel.asRuntime(t);
+        context.fail(error);
+        channel.fail(error);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.quiver.sql.physical;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunction;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateFunction;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+
+/**
+ * GROUP BY as a two-phase hash aggregation: PARTIAL per input partition, then a repartition on the
+ * group keys (or, without keys, a coalesce) and FINAL. DISTINCT aggregates have no partial state,
+ * so their input is repartitioned first and aggregated in one SINGLE step.
+ */
+final class AggregatePlanner {
+    private AggregatePlanner() {}
+
+    static ExecutionPlan plan(Aggregate aggregate, ExecutionPlan input, RexTranslator inputs, int targetPartitions) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "GROUPING SETS, ROLLUP and CUBE are not supported");
+        }
+        List<String> fieldNames = aggregate.getRowType().getFieldNames();
+        List<PhysicalExpr> groupExprs = new ArrayList<>();
+        List<String> groupNames = new ArrayList<>();
+        int position = 0;
+        for (int key : aggregate.getGroupSet()) {
+            groupExprs.add(inputs.column(key));
+            groupNames.add(fieldNames.get(position++));
+        }
+        List<AggregateExpr> aggregates = new ArrayList<>();
+        List<Boolean> sumZero = new ArrayList<>();
+        boolean distinct = false;
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            aggregates.add(aggregateExpr(call, inputs, fieldNames.get(position++)));
+            sumZero.add(call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.SUM0);
+            distinct |= call.isDistinct();
+        }
+        ExecutionPlan plan = twoPhase(groupExprs, groupNames, aggregates, distinct, input, targetPartitions);
+        return sumZero.contains(true) ? coalesceSumZero(plan, groupExprs.size(), sumZero) : plan;
+    }
+
+    private static ExecutionPlan twoPhase(List<PhysicalExpr> groupExprs, List<String> groupNames, List<AggregateExpr> aggregates,
+            boolean distinct, ExecutionPlan input, int targetPartitions) {
+        int partitions = input.outputPartitioning().partitionCount();
+        if (partitions == 1) {
+            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, input);
+        }
+        if (distinct) {
+            ExecutionPlan gathered = groupExprs.isEmpty()
+                    ? new CoalescePartitionsExec(input)
+                    : new RepartitionExec(input, new Partitioning.Hash(groupExprs, targetPartitions));
+            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, gathered);
+        }
+        HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, groupExprs, groupNames, aggregates, input);
+        List<PhysicalExpr> partialKeys = new ArrayList<>();
+        for (int i = 0; i < groupExprs.size(); i++) {
+            Field field = partial.schema().getFields().get(i);
+            partialKeys.add(new ColumnExpr(i, field.getName(), field.getType(), field.isNullable()));
+        }
+        ExecutionPlan gathered = groupExprs.isEmpty()
+                ? new CoalescePartitionsExec(partial)
+                : new RepartitionExec(partial, new Partitioning.Hash(partialKeys, targetPartitions));
+        return new HashAggregateExec(AggregateMode.FINAL, partialKeys, groupNames, aggregates, gathered);
+    }
+
+    private static AggregateExpr aggregateExpr(AggregateCall call, RexTranslator inputs, String name) {
+        if (call.filterArg >= 0) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates with FILTER (WHERE ...) are not supported: " + call);
+        }
+        if (!call.collation.getFieldCollations().isEmpty()) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates WITHIN GROUP (ORDER BY ...) are not supported: " + call);
+        }
+        AggregateFunction function = switch (call.getAggregation().getKind()) {
+            case COUNT -> AggregateFunction.COUNT;
+            case SUM, SUM0 -> AggregateFunction.SUM;
+            case AVG -> AggregateFunction.AVG;
+            case MIN -> AggregateFunction.MIN;
+            case MAX -> AggregateFunction.MAX;
+            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The aggregate function " + call.getAggregation().getName() + " is not supported");
+        };
+        if (call.getArgList().size() > 1) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, call.getAggregation().getName() + " with several arguments is not supported");
+        }
+        List<PhysicalExpr> args = new ArrayList<>();
+        for (int arg : call.getArgList()) {
+            args.add(inputs.column(arg));
+        }
+        return new AggregateExpr(function, args, call.isDistinct(), name, TypeMapping.toArrow(call.getType()));
+    }
+
+    /** {@code $SUM0} is SUM that gives 0 instead of NULL over no rows. */
+    private static ExecutionPlan coalesceSumZero(ExecutionPlan plan, int groupCount, List<Boolean> sumZero) {
+        List<PhysicalExpr> exprs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<Field> fields = plan.schema().getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            Field field = fields.get(i);
+            PhysicalExpr column = new ColumnExpr(i, field.getName(), field.getType(), field.isNullable());
+            if (i >= groupCount && sumZero.get(i - groupCount)) {
+                column = new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, zero(field.getType())), field.getType());
+            }
+            exprs.add(column);
+            names.add(field.getName());
+        }
+        return new ProjectionExec(exprs, names, plan);
+    }
+
+    private static LiteralExpr zero(ArrowType type) {
+        return new LiteralExpr(Literals.convertNumber(0, type), type);
+    }
+}

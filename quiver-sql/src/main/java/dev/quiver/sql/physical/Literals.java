@@ -1,0 +1,103 @@
+package dev.quiver.sql.physical;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.types.QuiverTypes;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite literals to the Java values of {@link QuiverTypes}. Calcite keeps every exact numeric as
+ * a {@link BigDecimal} (INTEGER literals too, with type name DECIMAL) and dates as a
+ * calendar, so each value is converted by the literal's <em>type</em>, not its type name.
+ */
+final class Literals {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    private Literals() {}
+
+    /** The value of {@code literal} as the Java value for {@code type}, or null for NULL. */
+    static Object value(RexLiteral literal, ArrowType type) {
+        if (literal.isNull()) {
+            return null;
+        }
+        SqlTypeName typeName = literal.getType().getSqlTypeName();
+        if (type instanceof ArrowType.Bool) {
+            return literal.getValueAs(Boolean.class);
+        }
+        if (type instanceof ArrowType.Int i) {
+            BigDecimal number = literal.getValueAs(BigDecimal.class);
+            try {
+                return i.getBitWidth() == 64 ? (Object) number.longValueExact() : (Object) number.intValueExact();
+            } catch (ArithmeticException e) {
+                throw new QuiverException(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE,
+                        "The literal " + number + " does not fit " + QuiverTypes.sqlName(type));
+            }
+        }
+        if (type instanceof ArrowType.Decimal d) {
+            return literal.getValueAs(BigDecimal.class).setScale(d.getScale(), RoundingMode.HALF_UP);
+        }
+        if (type instanceof ArrowType.FloatingPoint) {
+            return literal.getValueAs(Double.class);
+        }
+        if (type instanceof ArrowType.Utf8) {
+            return literal.getValueAs(String.class);
+        }
+        if (type instanceof ArrowType.Date) {
+            return literal.getValueAs(Integer.class);
+        }
+        if (type instanceof ArrowType.Timestamp) {
+            return literal.getValueAs(Long.class) * 1000L;
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Literals of type " + typeName + " are not supported: " + literal);
+    }
+
+    /** A constant number as the Java value of numeric {@code type}, failing if it does not fit. */
+    static Object convertNumber(Number number, ArrowType type) {
+        BigDecimal value = number instanceof BigDecimal d ? d
+                : number instanceof Double || number instanceof Float ? BigDecimal.valueOf(number.doubleValue())
+                : BigDecimal.valueOf(number.longValue());
+        try {
+            if (type instanceof ArrowType.Int i) {
+                return i.getBitWidth() == 64 ? (Object) value.setScale(0, RoundingMode.HALF_UP).longValueExact()
+                        : (Object) value.setScale(0, RoundingMode.HALF_UP).intValueExact();
+            }
+            if (type instanceof ArrowType.Decimal d) {
+                BigDecimal scaled = value.setScale(d.getScale(), RoundingMode.HALF_UP);
+                if (scaled.precision() - scaled.scale() > d.getPrecision() - d.getScale()) {
+                    throw new ArithmeticException("too many digits");
+                }
+                return scaled;
+            }
+            return value.doubleValue();
+        } catch (ArithmeticException e) {
+            throw new QuiverException(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "The value " + number + " does not fit " + QuiverTypes.sqlName(type));
+        }
+    }
+
+    /** An interval literal as whole days ({@code INTERVAL DAY}, value in milliseconds) or null if not day-based. */
+    static Long intervalDays(RexLiteral literal) {
+        SqlTypeName typeName = literal.getType().getSqlTypeName();
+        if (typeName.getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
+            return null;
+        }
+        long millis = literal.getValueAs(BigDecimal.class).longValueExact();
+        if (millis % MILLIS_PER_DAY != 0) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only whole-day intervals can be added to dates: " + literal);
+        }
+        return millis / MILLIS_PER_DAY;
+    }
+
+    /** An interval literal as months ({@code INTERVAL YEAR/MONTH}), or null if not month-based. */
+    static Long intervalMonths(RexLiteral literal) {
+        SqlTypeName typeName = literal.getType().getSqlTypeName();
+        if (typeName.getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+            return null;
+        }
+        return literal.getValueAs(BigDecimal.class).longValueExact();
+    }
+}

@@ -1,0 +1,365 @@
+package dev.quiver.sql.physical;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.BinaryExpr;
+import dev.quiver.engine.expr.BinaryOperator;
+import dev.quiver.engine.expr.CaseExpr;
+import dev.quiver.engine.expr.CastExpr;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.InListExpr;
+import dev.quiver.engine.expr.IsNullExpr;
+import dev.quiver.engine.expr.LikeExpr;
+import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.NegateExpr;
+import dev.quiver.engine.expr.NotExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunction;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+
+/**
+ * Translates Calcite row expressions over one input into {@link PhysicalExpr}s over the input's
+ * physical {@link Schema}. Column references take their type and nullability from the physical
+ * schema; every call takes Calcite's type of the call as its result type.
+ */
+public final class RexTranslator {
+    private final Schema input;
+    private final RexBuilder rexBuilder;
+
+    public RexTranslator(Schema input, RexBuilder rexBuilder) {
+        this.input = requireNonNull(input, "input is null");
+        this.rexBuilder = requireNonNull(rexBuilder, "rexBuilder is null");
+    }
+
+    public List<PhysicalExpr> translate(List<? extends RexNode> nodes) {
+        List<PhysicalExpr> exprs = new ArrayList<>(nodes.size());
+        for (RexNode node : nodes) {
+            exprs.add(translate(node));
+        }
+        return exprs;
+    }
+
+    public PhysicalExpr translate(RexNode node) {
+        if (node instanceof RexInputRef ref) {
+            return column(ref.getIndex());
+        }
+        if (node instanceof RexLiteral literal) {
+            ArrowType type = TypeMapping.toArrow(literal.getType());
+            return new LiteralExpr(Literals.value(literal, type), type);
+        }
+        if (node instanceof RexCall call) {
+            return call(call);
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The expression " + node + " (" + node.getKind() + ") is not supported");
+    }
+
+    /** A reference to input column {@code index}. */
+    public ColumnExpr column(int index) {
+        return column(input, index);
+    }
+
+    /** A reference to column {@code index} of {@code schema}. */
+    public static ColumnExpr column(Schema schema, int index) {
+        Field field = schema.getFields().get(index);
+        return new ColumnExpr(index, field.getName(), field.getType(), field.isNullable());
+    }
+
+    private PhysicalExpr call(RexCall call) {
+        ArrowType type = TypeMapping.toArrow(call.getType());
+        List<RexNode> operands = call.getOperands();
+        switch (call.getKind()) {
+            case PLUS, MINUS:
+                if (type instanceof ArrowType.Date) {
+                    return dateArithmetic(call);
+                }
+                return arithmetic(call.getKind() == SqlKind.PLUS ? BinaryOperator.PLUS : BinaryOperator.MINUS, call, type);
+            case TIMES:
+                return arithmetic(BinaryOperator.MULTIPLY, call, type);
+            case DIVIDE:
+                return arithmetic(BinaryOperator.DIVIDE, call, type);
+            case MOD:
+                return arithmetic(BinaryOperator.MODULO, call, type);
+            case EQUALS:
+                return comparison(BinaryOperator.EQ, call);
+            case NOT_EQUALS:
+                return comparison(BinaryOperator.NOT_EQ, call);
+            case LESS_THAN:
+                return comparison(BinaryOperator.LT, call);
+            case LESS_THAN_OR_EQUAL:
+                return comparison(BinaryOperator.LT_EQ, call);
+            case GREATER_THAN:
+                return comparison(BinaryOperator.GT, call);
+            case GREATER_THAN_OR_EQUAL:
+                return comparison(BinaryOperator.GT_EQ, call);
+            case IS_DISTINCT_FROM:
+                return comparison(BinaryOperator.IS_DISTINCT_FROM, call);
+            case IS_NOT_DISTINCT_FROM:
+                return comparison(BinaryOperator.IS_NOT_DISTINCT_FROM, call);
+            case AND:
+                return andOr(BinaryOperator.AND, call);
+            case OR:
+                return andOr(BinaryOperator.OR, call);
+            case NOT:
+                return new NotExpr(translate(operands.get(0)));
+            case IS_NULL:
+                return new IsNullExpr(translate(operands.get(0)), false);
+            case IS_NOT_NULL:
+                return new IsNullExpr(translate(operands.get(0)), true);
+            case IS_TRUE:
+                return coalesce(translate(operands.get(0)), false);
+            case IS_NOT_TRUE:
+                return new NotExpr(coalesce(translate(operands.get(0)), false));
+            case IS_FALSE:
+                return coalesce(new NotExpr(translate(operands.get(0))), false);
+            case IS_NOT_FALSE:
+                return coalesce(translate(operands.get(0)), true);
+            case MINUS_PREFIX:
+                return new NegateExpr(castTo(translate(operands.get(0)), type));
+            case PLUS_PREFIX:
+                return translate(operands.get(0));
+            case CASE:
+                return caseExpr(call, type);
+            case CAST:
+                return castTo(translate(operands.get(0)), type);
+            case LIKE:
+                return like(call);
+            case SEARCH:
+                return translate(RexUtil.expandSearch(rexBuilder, null, call));
+            case COALESCE:
+                return new ScalarFunctionExpr(ScalarFunction.COALESCE, castAll(operands, type), type);
+            case EXTRACT:
+                return extract(call, type);
+            case TRIM:
+                return trim(call, type);
+            default:
+                return function(call, type);
+        }
+    }
+
+    private PhysicalExpr function(RexCall call, ArrowType type) {
+        List<RexNode> operands = call.getOperands();
+        String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        if (call.getOperator() == SqlStdOperatorTable.CONCAT || name.equals("CONCAT") || name.equals("||")) {
+            return new ScalarFunctionExpr(ScalarFunction.CONCAT, translate(operands), type);
+        }
+        switch (name) {
+            case "SUBSTRING", "SUBSTR":
+                return new ScalarFunctionExpr(ScalarFunction.SUBSTRING, translate(operands), type);
+            case "UPPER":
+                return new ScalarFunctionExpr(ScalarFunction.UPPER, translate(operands), type);
+            case "LOWER":
+                return new ScalarFunctionExpr(ScalarFunction.LOWER, translate(operands), type);
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH":
+                return castTo(new ScalarFunctionExpr(ScalarFunction.CHAR_LENGTH, translate(operands), QuiverTypes.INT64), type);
+            case "ABS":
+                return new ScalarFunctionExpr(ScalarFunction.ABS, castAll(operands, type), type);
+            case "ROUND":
+                return new ScalarFunctionExpr(ScalarFunction.ROUND, translate(operands), type);
+            default:
+                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The function " + call.getOperator().getName() + " is not supported");
+        }
+    }
+
+    private PhysicalExpr arithmetic(BinaryOperator op, RexCall call, ArrowType type) {
+        PhysicalExpr left = translate(call.getOperands().get(0));
+        PhysicalExpr right = translate(call.getOperands().get(1));
+        // Decimal operands of mixed scales (and INTEGER mixed with DECIMAL) are handled by the
+        // evaluation itself; other mixes are brought to the result type first.
+        if (!(type instanceof ArrowType.Decimal)) {
+            left = castTo(left, type);
+            right = castTo(right, type);
+        }
+        return new BinaryExpr(op, left, right, type);
+    }
+
+    private PhysicalExpr comparison(BinaryOperator op, RexCall call) {
+        PhysicalExpr left = translate(call.getOperands().get(0));
+        PhysicalExpr right = translate(call.getOperands().get(1));
+        ArrowType l = left.type();
+        ArrowType r = right.type();
+        if (!l.equals(r) && !(l instanceof ArrowType.Decimal && QuiverTypes.isNumeric(r) && !(r instanceof ArrowType.FloatingPoint))
+                && !(r instanceof ArrowType.Decimal && QuiverTypes.isNumeric(l) && !(l instanceof ArrowType.FloatingPoint))) {
+            ArrowType common = TypeMapping.commonType(l, r);
+            left = castTo(left, common);
+            right = castTo(right, common);
+        }
+        return new BinaryExpr(op, left, right, QuiverTypes.BOOLEAN);
+    }
+
+    private PhysicalExpr andOr(BinaryOperator op, RexCall call) {
+        Optional<PhysicalExpr> inList = op == BinaryOperator.OR ? inList(call, SqlKind.EQUALS, false) : inList(call, SqlKind.NOT_EQUALS, true);
+        if (inList.isPresent()) {
+            return inList.get();
+        }
+        PhysicalExpr result = translate(call.getOperands().get(0));
+        for (int i = 1; i < call.getOperands().size(); i++) {
+            result = new BinaryExpr(op, result, translate(call.getOperands().get(i)), QuiverTypes.BOOLEAN);
+        }
+        return result;
+    }
+
+    /**
+     * {@code x = a OR x = b ...} as {@code x IN (a, b)}, and {@code x <> a AND x <> b} as
+     * {@code x NOT IN (a, b)} (the same three-valued result), which is how Calcite expands IN lists.
+     */
+    private Optional<PhysicalExpr> inList(RexCall call, SqlKind kind, boolean negated) {
+        RexNode target = null;
+        List<RexLiteral> literals = new ArrayList<>();
+        for (RexNode operand : call.getOperands()) {
+            if (operand.getKind() != kind) {
+                return Optional.empty();
+            }
+            List<RexNode> sides = ((RexCall) operand).getOperands();
+            RexNode value = sides.get(0);
+            RexNode constant = sides.get(1);
+            if (value instanceof RexLiteral) {
+                value = sides.get(1);
+                constant = sides.get(0);
+            }
+            if (!(constant instanceof RexLiteral literal) || value instanceof RexLiteral || literal.isNull()) {
+                return Optional.empty();
+            }
+            if (target == null) {
+                target = value;
+            } else if (!target.equals(value)) {
+                return Optional.empty();
+            }
+            literals.add(literal);
+        }
+        PhysicalExpr input = translate(target);
+        ArrowType type = input.type();
+        List<Object> values = new ArrayList<>();
+        for (RexLiteral literal : literals) {
+            ArrowType literalType = TypeMapping.toArrow(literal.getType());
+            if (!literalType.equals(type) && !(type instanceof ArrowType.Decimal && literalType instanceof ArrowType.Decimal)
+                    && !(type instanceof ArrowType.Decimal && literalType instanceof ArrowType.Int)) {
+                return Optional.empty();
+            }
+            values.add(Literals.value(literal, type));
+        }
+        return Optional.of(new InListExpr(input, values, negated));
+    }
+
+    private PhysicalExpr caseExpr(RexCall call, ArrowType type) {
+        List<RexNode> operands = call.getOperands();
+        List<CaseExpr.WhenThen> branches = new ArrayList<>();
+        for (int i = 0; i + 1 < operands.size(); i += 2) {
+            branches.add(new CaseExpr.WhenThen(translate(operands.get(i)), castTo(translate(operands.get(i + 1)), type)));
+        }
+        Optional<PhysicalExpr> elseValue = operands.size() % 2 == 1
+                ? Optional.of(castTo(translate(operands.get(operands.size() - 1)), type))
+                : Optional.empty();
+        return new CaseExpr(branches, elseValue, type);
+    }
+
+    private PhysicalExpr like(RexCall call) {
+        List<RexNode> operands = call.getOperands();
+        if (!(operands.get(1) instanceof RexLiteral pattern)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "LIKE needs a constant pattern: " + call);
+        }
+        Optional<Character> escape = Optional.empty();
+        if (operands.size() > 2) {
+            String text = ((RexLiteral) operands.get(2)).getValueAs(String.class);
+            if (text == null || text.length() != 1) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The LIKE escape must be one character: '" + text + "'");
+            }
+            escape = Optional.of(text.charAt(0));
+        }
+        boolean negated = call.getOperator() instanceof SqlLikeOperator like && like.isNegated();
+        return new LikeExpr(translate(operands.get(0)), pattern.getValueAs(String.class), escape, negated);
+    }
+
+    private PhysicalExpr extract(RexCall call, ArrowType type) {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        ScalarFunction function = switch (unit) {
+            case YEAR -> ScalarFunction.EXTRACT_YEAR;
+            case MONTH -> ScalarFunction.EXTRACT_MONTH;
+            case DAY -> ScalarFunction.EXTRACT_DAY;
+            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + " FROM ...) is not supported; use YEAR, MONTH or DAY");
+        };
+        return castTo(new ScalarFunctionExpr(function, List.of(translate(call.getOperands().get(1))), QuiverTypes.INT64), type);
+    }
+
+    private PhysicalExpr trim(RexCall call, ArrowType type) {
+        List<RexNode> operands = call.getOperands();
+        SqlTrimFunction.Flag flag = ((RexLiteral) operands.get(0)).getValueAs(SqlTrimFunction.Flag.class);
+        String characters = ((RexLiteral) operands.get(1)).getValueAs(String.class);
+        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(characters)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only TRIM of spaces from both ends is supported: " + call);
+        }
+        return new ScalarFunctionExpr(ScalarFunction.TRIM, List.of(translate(operands.get(2))), type);
+    }
+
+    /** {@code date ± interval}: DATE_ADD_DAYS or DATE_ADD_MONTHS with a constant count. */
+    private PhysicalExpr dateArithmetic(RexCall call) {
+        RexNode date = call.getOperands().get(0);
+        RexNode interval = call.getOperands().get(1);
+        if (interval.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE) {
+            RexNode swap = date;
+            date = interval;
+            interval = swap;
+        }
+        if (!(interval instanceof RexLiteral literal)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only constant intervals can be added to dates: " + call);
+        }
+        long sign = call.getKind() == SqlKind.MINUS ? -1 : 1;
+        Long days = Literals.intervalDays(literal);
+        if (days != null) {
+            return new ScalarFunctionExpr(ScalarFunction.DATE_ADD_DAYS,
+                    List.of(translate(date), new LiteralExpr(sign * days, QuiverTypes.INT64)), QuiverTypes.DATE32);
+        }
+        Long months = Literals.intervalMonths(literal);
+        if (months != null) {
+            return new ScalarFunctionExpr(ScalarFunction.DATE_ADD_MONTHS,
+                    List.of(translate(date), new LiteralExpr(Math.toIntExact(sign * months), QuiverTypes.INT32)), QuiverTypes.DATE32);
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Date arithmetic with " + interval.getType() + " is not supported: " + call);
+    }
+
+    private List<PhysicalExpr> castAll(List<RexNode> operands, ArrowType type) {
+        List<PhysicalExpr> exprs = new ArrayList<>();
+        for (RexNode operand : operands) {
+            exprs.add(castTo(translate(operand), type));
+        }
+        return exprs;
+    }
+
+    private static PhysicalExpr coalesce(PhysicalExpr condition, boolean whenNull) {
+        return new ScalarFunctionExpr(ScalarFunction.COALESCE,
+                List.of(condition, new LiteralExpr(whenNull, QuiverTypes.BOOLEAN)), QuiverTypes.BOOLEAN);
+    }
+
+    /** {@code expr} as {@code type}: unchanged when it already is, a NULL literal retyped, else a cast. */
+    static PhysicalExpr castTo(PhysicalExpr expr, ArrowType type) {
+        if (expr.type().equals(type)) {
+            return expr;
+        }
+        if (expr instanceof LiteralExpr literal && literal.value() == null) {
+            return new LiteralExpr(null, type);
+        }
+        if (expr instanceof LiteralExpr literal && literal.value() instanceof Number number && QuiverTypes.isNumeric(type)) {
+            return new LiteralExpr(Literals.convertNumber(number, type), type);
+        }
+        return new CastExpr(expr, type);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.quiver.sql.planner;
+
+import static dev.quiver.engine.types.QuiverTypes.BOOLEAN;
+import static dev.quiver.engine.types.QuiverTypes.DATE32;
+import static dev.quiver.engine.types.QuiverTypes.FLOAT64;
+import static dev.quiver.engine.types.QuiverTypes.INT32;
+import static dev.quiver.engine.types.QuiverTypes.INT64;
+import static dev.quiver.engine.types.QuiverTypes.TIMESTAMP;
+import static dev.quiver.engine.types.QuiverTypes.UTF8;
+import static dev.quiver.engine.types.QuiverTypes.decimal;
+import static dev.quiver.engine.types.QuiverTypes.field;
+import static dev.quiver.sql.planner.TpchPlanningTest.nodes;
+import static dev.quiver.sql.planner.TpchPlanningTest.tables;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.engine.spi.Catalog;
+import dev.quiver.engine.spi.TableSource;
+import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import dev.quiver.sql.planner.TpchQueries.TpchQuery;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.junit.jupiter.api.Test;
+
+class SqlPlannerTest {
+    private static final TestingTpchCatalog TPCH = new TestingTpchCatalog();
+
+    @Test
+    void namesMatchCaseInsensitivelyAndKeepTheirCaseForDisplay() {
+        LogicalPlan plan = new SqlPlanner(TPCH, Map.of()).plan("SELECT N_NAME, n_NationKey FROM NATION WHERE N_REGIONKEY = 1");
+
+        assertThat(plan.columnNames()).containsExactly("N_NAME", "n_NationKey");
+        assertThat(tables(plan.root())).containsExactly("nation");
+        assertThat(plan.root().getRowType().getFieldList()).extracting(f -> f.getType().getSqlTypeName().getName())
+                .containsExactly("VARCHAR", "BIGINT");
+    }
+
+    @Test
+    void quotedNamesAlsoMatchCaseInsensitively() {
+        assertThat(new SqlPlanner(TPCH, Map.of()).plan("select \"N_NAME\" from \"Nation\"").columnNames()).containsExactly("N_NAME");
+    }
+
+    @Test
+    void viewsExpandIntoTheQuery() {
+        SqlPlanner planner = new SqlPlanner(TPCH, Map.of(
+                "Asian_Nations", "select n_nationkey, n_name as nation from nation join region on n_regionkey = r_regionkey where r_name = 'ASIA'",
+                "asian_names", "select nation from asian_nations"));
+
+        LogicalPlan plan = planner.plan("select Nation from ASIAN_NAMES order by nation");
+
+        assertThat(plan.columnNames()).containsExactly("Nation");
+        assertThat(tables(plan.root())).containsExactlyInAnyOrder("nation", "region");
+        assertThat(PlanInvariants.violations(plan.root())).isEmpty();
+        assertThat(planner.viewColumns("select * from asian_nations")).containsExactly("n_nationkey", "nation");
+    }
+
+    @Test
+    void viewWithRenamedColumnsAsSessionsWriteThem() {
+        SqlPlanner planner = new SqlPlanner(TPCH, Map.of("r", "select * from (select n_nationkey, n_name from nation) as t (k, name)"));
+
+        assertThat(planner.viewColumns("select * from r")).containsExactly("k", "name");
+        assertThat(planner.plan("select name from r where k = 3").columnNames()).containsExactly("name");
+    }
+
+    @Test
+    void q15ViewIsUsedTwice() {
+        TpchQuery query = TpchQueries.query(15);
+        assertThat(query.views()).containsOnlyKeys("revenue");
+
+        LogicalPlan plan = TpchPlanningTest.plan(15);
+
+        assertThat(plan.columnNames()).containsExactly("s_suppkey", "s_name", "s_address", "s_phone", "total_revenue");
+        assertThat(tables(plan.root())).containsExactlyInAnyOrder("supplier", "lineitem", "lineitem");
+        assertThat(new SqlPlanner(TPCH, Map.of()).viewColumns(query.views().get("revenue"))).containsExactly("supplier_no", "total_revenue");
+    }
+
+    @Test
+    void decimalAndIntegerAggregateTypes() {
+        LogicalPlan plan = new SqlPlanner(TPCH, Map.of()).plan(
+                "select avg(l_quantity), sum(l_quantity), sum(l_linenumber), count(*), sum(l_extendedprice * (1 - l_discount)) from lineitem");
+
+        assertThat(types(plan.root().getRowType()))
+                .containsExactly("DECIMAL(15, 2)", "DECIMAL(38, 2)", "BIGINT", "BIGINT NOT NULL", "DECIMAL(38, 4)");
+    }
+
+    @Test
+    void arrowTypesAndNullabilityBecomeSqlTypes() {
+        Schema schema = new Schema(List.of(field("b", INT64, false), field("i", INT32, true), field("d", decimal(20, 5), true),
+                field("f", FLOAT64, false), field("s", UTF8, true), field("dt", DATE32, false), field("ok", BOOLEAN, true),
+                field("ts", TIMESTAMP, true)));
+        Catalog catalog = catalog(new TestingTpchCatalog.StubTable("T", schema, Statistics.unknown(schema)));
+
+        RelDataType rowType = new SqlPlanner(catalog, Map.of()).plan("select * from t").root().getRowType();
+
+        assertThat(types(rowType)).containsExactly("BIGINT NOT NULL", "INTEGER", "DECIMAL(20, 5)", "DOUBLE NOT NULL", "VARCHAR",
+                "DATE NOT NULL", "BOOLEAN", "TIMESTAMP(0)");
+    }
+
+    @Test
+    void sourceStatisticsReachTheMetadata() {
+        Schema schema = new Schema(List.of(field("id", INT64, false), field("grp", INT64, false), field("other", UTF8, true)));
+        Statistics statistics = new Statistics(Estimate.exact(1000), Estimate.absent(), List.of(
+                ColumnStatistics.unknown().withDistinctCount(Estimate.exact(1000)),
+                ColumnStatistics.unknown().withDistinctCount(Estimate.exact(10)),
+                ColumnStatistics.unknown()));
+        Catalog catalog = catalog(new TestingTpchCatalog.StubTable("t", schema, statistics));
+
+        RelNode scan = nodes(new SqlPlanner(catalog, Map.of()).plan("select id, grp, other from t").root(), TableScan.class).get(0);
+        RelMetadataQuery mq = scan.getCluster().getMetadataQuery();
+
+        assertThat(mq.getRowCount(scan)).isEqualTo(1000.0);
+        assertThat(mq.areColumnsUnique(scan, ImmutableBitSet.of(0))).isTrue();
+        assertThat(mq.areColumnsUnique(scan, ImmutableBitSet.of(1))).isFalse();
+        assertThat(mq.getDistinctRowCount(scan, ImmutableBitSet.of(1), null)).isEqualTo(10.0);
+        assertThat(mq.getDistinctRowCount(scan, ImmutableBitSet.of(0, 1), null)).isEqualTo(1000.0);
+    }
+
+    @Test
+    void joinRowCountUsesKeyDistinctCounts() {
+        RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select * from orders join customer on o_custkey = c_custkey").root();
+        RelNode join = nodes(root, org.apache.calcite.rel.core.Join.class).get(0);
+
+        // |orders| * |customer| / max(ndv(o_custkey) = 99,996, ndv(c_custkey) = 150,000)
+        assertThat(join.getCluster().getMetadataQuery().getRowCount(join)).isEqualTo(1_500_000.0);
+    }
+
+    @Test
+    void groupByCountKeepsAggregateShape() {
+        LogicalPlan plan = new SqlPlanner(TPCH, Map.of()).plan("select n_regionkey, count(*) as c from nation group by n_regionkey");
+
+        assertThat(nodes(plan.root(), Aggregate.class)).hasSize(1);
+        assertThat(plan.columnNames()).containsExactly("n_regionkey", "c");
+    }
+
+    private static List<String> types(RelDataType rowType) {
+        return rowType.getFieldList().stream().map(RelDataTypeField::getType).map(RelDataType::getFullTypeString).toList();
+    }
+
+    private static Catalog catalog(TableSource table) {
+        return new Catalog() {
+            @Override
+            public Optional<TableSource> table(String name) {
+                return name.equalsIgnoreCase(table.name()) ? Optional.of(table) : Optional.empty();
+            }
+
+            @Override
+            public Set<String> tableNames() {
+                return Set.of(table.name());
+            }
+        };
+    }
+}

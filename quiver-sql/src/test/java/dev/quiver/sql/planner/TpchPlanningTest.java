@@ -1,0 +1,118 @@
+package dev.quiver.sql.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.engine.spi.TableSource;
+import dev.quiver.sql.planner.TpchQueries.TpchQuery;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TpchPlanningTest {
+    private static final TestingTpchCatalog CATALOG = new TestingTpchCatalog();
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22})
+    void plansWithoutCorrelationsSargsOrSubQueries(int number) {
+        LogicalPlan plan = plan(number);
+
+        assertThat(PlanInvariants.violations(plan.root())).isEmpty();
+        assertThat(plan.columnNames()).hasSize(plan.root().getRowType().getFieldCount());
+        for (TableScan scan : nodes(plan.root(), TableScan.class)) {
+            TableSource source = scan.getTable().unwrap(TableSource.class);
+            assertThat(source).isNotNull();
+            assertThat(CATALOG.table(source.name())).containsSame(source);
+        }
+    }
+
+    /** q5 must not start with a many-to-many join such as customer ⋈ supplier on nationkey. */
+    @Test
+    void q5JoinsOnKeysWithLineitemProbingOrders() {
+        RelNode root = plan(5).root();
+        RelMetadataQuery mq = root.getCluster().getMetadataQuery();
+        List<Join> joins = nodes(root, Join.class);
+
+        assertThat(joins).hasSize(5);
+        for (Join join : joins) {
+            JoinInfo info = join.analyzeCondition();
+            assertThat(info.leftKeys).as("equi-keys of %s", join).isNotEmpty();
+            boolean leftUnique = Boolean.TRUE.equals(mq.areColumnsUnique(join.getLeft(), ImmutableBitSet.of(info.leftKeys)));
+            boolean rightUnique = Boolean.TRUE.equals(mq.areColumnsUnique(join.getRight(), ImmutableBitSet.of(info.rightKeys)));
+            assertThat(leftUnique || rightUnique).as("join on a key: %s", join).isTrue();
+        }
+        Join lineitemJoin = joins.stream()
+                .filter(join -> tables(join.getLeft()).equals(List.of("lineitem")) || tables(join.getRight()).equals(List.of("lineitem")))
+                .findFirst().orElseThrow();
+        List<String> other = tables(join(lineitemJoin, "lineitem"));
+        assertThat(other).contains("orders").doesNotContain("supplier");
+    }
+
+    @Test
+    void q13KeepsTheQueryColumnNamesAndLeftJoin() {
+        LogicalPlan plan = plan(13);
+
+        assertThat(plan.columnNames()).containsExactly("c_count", "custdist");
+        List<Join> joins = nodes(plan.root(), Join.class);
+        assertThat(joins).extracting(Join::getJoinType).containsExactly(JoinRelType.LEFT);
+        assertThat(tables(joins.get(0).getLeft())).containsExactly("customer");
+    }
+
+    @Test
+    void q21UsesSemiAndAntiJoinsWithoutReplicatingTheOuterJoin() {
+        List<Join> joins = nodes(plan(21).root(), Join.class);
+
+        assertThat(joins).extracting(Join::getJoinType)
+                .containsExactlyInAnyOrder(JoinRelType.ANTI, JoinRelType.SEMI, JoinRelType.INNER, JoinRelType.INNER, JoinRelType.INNER);
+    }
+
+    @Test
+    void q16NotInOverNotNullColumnsIsAnAntiJoin() {
+        assertThat(nodes(plan(16).root(), Join.class)).extracting(Join::getJoinType)
+                .containsExactlyInAnyOrder(JoinRelType.INNER, JoinRelType.ANTI);
+    }
+
+    @Test
+    void q19JoinHasAnEquiKey() {
+        Join join = nodes(plan(19).root(), Join.class).get(0);
+
+        assertThat(join.analyzeCondition().leftKeys).hasSize(1);
+    }
+
+    static LogicalPlan plan(int number) {
+        TpchQuery query = TpchQueries.query(number);
+        return new SqlPlanner(CATALOG, query.views()).plan(query.sql());
+    }
+
+    /** The side of {@code join} that does not hold {@code table}. */
+    private static RelNode join(Join join, String table) {
+        return tables(join.getLeft()).contains(table) ? join.getRight() : join.getLeft();
+    }
+
+    static List<String> tables(RelNode node) {
+        return nodes(node, TableScan.class).stream().map(scan -> scan.getTable().getQualifiedName().get(1)).toList();
+    }
+
+    static <T> List<T> nodes(RelNode root, Class<T> type) {
+        List<T> found = new ArrayList<>();
+        root.accept(new RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                if (type.isInstance(other)) {
+                    found.add(type.cast(other));
+                }
+                return super.visit(other);
+            }
+        });
+        return found;
+    }
+}
