@@ -78,7 +78,11 @@ public final class QueryHandle implements AutoCloseable {
         if (stream != null) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The results of query " + queryId + " can be streamed only once");
         }
-        stream = streamFactory.apply(context);
+        try {
+            stream = new ErrorTranslatingBatchStream(streamFactory.apply(context), queryId);
+        } catch (RuntimeException e) {
+            throw ErrorTranslatingBatchStream.translate(e, "Query " + queryId);
+        }
         return stream;
     }
 

@@ -101,8 +101,17 @@ public final class QuerySession implements AutoCloseable {
 
     /** Starts one statement; the caller reads and closes the returned handle. */
     public QueryHandle execute(String sql) {
+        requireNonNull(sql, "sql is null");
+        try {
+            return executeStatement(sql);
+        } catch (RuntimeException e) {
+            throw ErrorTranslatingBatchStream.translate(e, "The statement");
+        }
+    }
+
+    private QueryHandle executeStatement(String sql) {
         long start = System.nanoTime();
-        Statement statement = StatementParser.parse(requireNonNull(sql, "sql is null"));
+        Statement statement = StatementParser.parse(sql);
         if (statement instanceof Statement.Query query) {
             return startQuery(planQuery(query.sql()), start);
         }

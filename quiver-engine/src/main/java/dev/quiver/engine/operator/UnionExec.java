@@ -1,5 +1,8 @@
 package dev.quiver.engine.operator;
 
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -51,6 +54,28 @@ public final class UnionExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "UnionExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        if (partition.isPresent()) {
+            int local = partition.getAsInt();
+            for (ExecutionPlan child : inputs) {
+                int count = child.outputPartitioning().partitionCount();
+                if (local < count) {
+                    return child.partitionStatistics(OptionalInt.of(local));
+                }
+                local -= count;
+            }
+        }
+        Estimate rows = Estimate.exact(0);
+        Estimate bytes = Estimate.exact(0);
+        for (ExecutionPlan child : inputs) {
+            Statistics statistics = child.partitionStatistics(OptionalInt.empty());
+            rows = rows.plus(statistics.rowCount());
+            bytes = bytes.plus(statistics.totalBytes());
+        }
+        return new Statistics(rows, bytes, Statistics.unknown(schema()).columns());
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.quiver.engine.operator;
 
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.batch.Batches;
@@ -60,6 +63,12 @@ public final class ValuesExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "ValuesExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        Statistics unknown = Statistics.unknown(schema);
+        return new Statistics(Estimate.exact(rows.size()), Estimate.absent(), unknown.columns());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -62,6 +64,11 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "CoalescePartitionsExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return input.partitionStatistics(OptionalInt.empty());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -68,6 +70,16 @@ public final class RepartitionExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "RepartitionExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        Statistics all = input.partitionStatistics(OptionalInt.empty());
+        if (partition.isEmpty()) {
+            return all;
+        }
+        double share = 1.0 / partitioning.partitionCount();
+        return new Statistics(all.rowCount().times(share).toInexact(), all.totalBytes().times(share).toInexact(), all.toInexact().columns());
     }
 
     @Override

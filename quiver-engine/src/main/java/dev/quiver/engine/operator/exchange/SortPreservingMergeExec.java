@@ -1,5 +1,8 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.operator.limit.LimitStatistics;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -78,6 +81,11 @@ public final class SortPreservingMergeExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "SortPreservingMergeExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return LimitStatistics.limited(input.partitionStatistics(OptionalInt.empty()), 0, fetch);
     }
 
     @Override

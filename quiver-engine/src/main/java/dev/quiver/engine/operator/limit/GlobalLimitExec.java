@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.limit;
 
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -66,6 +68,11 @@ public final class GlobalLimitExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "GlobalLimitExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return LimitStatistics.limited(input.partitionStatistics(OptionalInt.empty()), skip, fetch);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.quiver.engine.operator.limit;
 
+import java.util.OptionalLong;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -56,6 +59,16 @@ public final class LocalLimitExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "LocalLimitExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        if (partition.isPresent()) {
+            return LimitStatistics.limited(input.partitionStatistics(partition), 0, OptionalLong.of(fetch));
+        }
+        long partitions = input.outputPartitioning().partitionCount();
+        long bound = partitions > Long.MAX_VALUE / Math.max(fetch, 1) ? Long.MAX_VALUE : partitions * fetch;
+        return LimitStatistics.limited(input.partitionStatistics(partition), 0, OptionalLong.of(bound));
     }
 
     @Override

@@ -99,41 +99,50 @@ abstract sealed class SortColumn {
             values = new long[rows];
             int row = 0;
             for (FieldVector vector : vectors) {
-                int count = vector.getValueCount();
-                for (int i = 0; i < count; i++, row++) {
-                    if (!vector.isNull(i)) {
-                        values[row] = valueAsLong(vector, i);
-                    }
-                }
+                fill(vector, values, row);
+                row += vector.getValueCount();
             }
         }
 
-        private static long valueAsLong(FieldVector vector, int i) {
+        /** Copies the vector's values (nulls as 0; the null flags decide) to {@code values[offset..]}, one type test per vector. */
+        private static void fill(FieldVector vector, long[] values, int offset) {
+            int count = vector.getValueCount();
             if (vector instanceof IntVector v) {
-                return v.get(i);
+                ArrowBuf data = v.getDataBuffer();
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = data.getInt((long) i * IntVector.TYPE_WIDTH);
+                }
+            } else if (vector instanceof BigIntVector v) {
+                ArrowBuf data = v.getDataBuffer();
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = data.getLong((long) i * BigIntVector.TYPE_WIDTH);
+                }
+            } else if (vector instanceof DateDayVector v) {
+                ArrowBuf data = v.getDataBuffer();
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = data.getInt((long) i * DateDayVector.TYPE_WIDTH);
+                }
+            } else if (vector instanceof DecimalVector v) {
+                // precision <= 18: the unscaled value is the low long of the 128-bit little-endian value
+                ArrowBuf data = v.getDataBuffer();
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = readLong(data, (long) i * DecimalVector.TYPE_WIDTH);
+                }
+            } else if (vector instanceof BitVector v) {
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = v.isNull(i) ? 0 : v.get(i);
+                }
+            } else if (vector instanceof TimeStampVector v) {
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = v.isNull(i) ? 0 : v.get(i);
+                }
+            } else if (vector instanceof BaseIntVector v) {
+                for (int i = 0; i < count; i++) {
+                    values[offset + i] = v.isNull(i) ? 0 : v.getValueAsLong(i);
+                }
+            } else if (!(vector instanceof NullVector)) {
+                throw new IllegalArgumentException("cannot sort by a column of type " + vector.getField().getType());
             }
-            if (vector instanceof BigIntVector v) {
-                return v.get(i);
-            }
-            if (vector instanceof DateDayVector v) {
-                return v.get(i);
-            }
-            if (vector instanceof DecimalVector v) {
-                return readLong(v.getDataBuffer(), (long) i * DecimalVector.TYPE_WIDTH);
-            }
-            if (vector instanceof BitVector v) {
-                return v.get(i);
-            }
-            if (vector instanceof TimeStampVector v) {
-                return v.get(i);
-            }
-            if (vector instanceof BaseIntVector v) {
-                return v.getValueAsLong(i);
-            }
-            if (vector instanceof NullVector) {
-                return 0;
-            }
-            throw new IllegalArgumentException("cannot sort by a column of type " + vector.getField().getType());
         }
 
         @Override

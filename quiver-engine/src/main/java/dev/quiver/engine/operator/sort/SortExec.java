@@ -1,5 +1,8 @@
 package dev.quiver.engine.operator.sort;
 
+import dev.quiver.engine.operator.limit.LimitStatistics;
+import dev.quiver.engine.stats.Statistics;
+import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -88,6 +91,11 @@ public final class SortExec extends AbstractExecutionPlan {
     @Override
     public String name() {
         return "SortExec";
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        return LimitStatistics.limited(input.partitionStatistics(preservePartitioning ? partition : OptionalInt.empty()), 0, fetch);
     }
 
     @Override

@@ -49,6 +49,22 @@ class LimitExecTest {
     }
 
     @Test
+    void statisticsOfLimits() {
+        MemoryScanExec scan = new MemoryScanExec(SCHEMA, List.of(rows()));
+        assertThat(new GlobalLimitExec(scan, 30, OptionalLong.of(10)).partitionStatistics(java.util.OptionalInt.empty()).rowCount())
+                .isEqualTo(dev.quiver.engine.stats.Estimate.exact(5));
+        assertThat(new GlobalLimitExec(scan, 3, OptionalLong.of(10)).partitionStatistics(java.util.OptionalInt.empty()).rowCount())
+                .isEqualTo(dev.quiver.engine.stats.Estimate.exact(10));
+        assertThat(new GlobalLimitExec(scan, 40, OptionalLong.empty()).partitionStatistics(java.util.OptionalInt.empty()).rowCount())
+                .isEqualTo(dev.quiver.engine.stats.Estimate.exact(0));
+        MemoryScanExec split = MemoryScanExec.split(SCHEMA, rows(), 3);
+        assertThat(new LocalLimitExec(split, 5).partitionStatistics(java.util.OptionalInt.empty()).rowCount())
+                .isEqualTo(dev.quiver.engine.stats.Estimate.exact(15));
+        assertThat(new LocalLimitExec(split, 50).partitionStatistics(java.util.OptionalInt.of(0)).rowCount())
+                .isEqualTo(dev.quiver.engine.stats.Estimate.exact(12));
+    }
+
+    @Test
     void globalLimitClosesItsInputOnceSatisfied() {
         GeneratedExec input = GeneratedExec.infinite(1, 10);
         try (TestingContext testing = testing(10)) {

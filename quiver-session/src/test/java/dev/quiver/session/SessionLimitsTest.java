@@ -1,0 +1,60 @@
+package dev.quiver.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.ResourcesExhaustedException;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/** Memory limits and failing queries: the query fails with a clear error, the session lives on. */
+class SessionLimitsTest {
+    private static final int ROWS = 20_000;
+
+    @Test
+    void groupByOverTheMemoryLimitFailsAndTheSessionRecovers() {
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).batchSize(1024).build()) {
+            session.executeScript("SET memory_limit = '64KiB'");
+            assertThatThrownBy(() -> session.executeScript("select k, count(*), max(s) from big group by k"))
+                    .isInstanceOfSatisfying(ResourcesExhaustedException.class, e -> {
+                        assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                        assertThat(e.consumer()).contains("HashAggregateExec");
+                    })
+                    .hasMessageContaining("HashAggregateExec");
+            assertThat(session.memoryPool().used()).isZero();
+
+            QueryResult small = session.executeScript("select count(*) from big");
+            assertThat(small.rows()).containsExactly(List.of((long) ROWS));
+
+            session.executeScript("SET memory_limit = 'unlimited'");
+            assertThat(session.executeScript("select k, count(*) from big group by k").rows()).hasSize(ROWS / 2);
+            assertThat(session.memoryPool().used()).isZero();
+        }
+    }
+
+    @Test
+    void joinBuildSideOverTheMemoryLimitFails() {
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).memoryLimit(32 * 1024).build()) {
+            assertThatThrownBy(() -> session.executeScript("select a.k from big a join big b on a.k = b.k"))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT));
+            assertThat(session.memoryPool().used()).isZero();
+            assertThat(session.executeScript("select count(*) from big").rows()).containsExactly(List.of((long) ROWS));
+        }
+    }
+
+    private static MemoryCatalog bigCatalog() {
+        Schema schema = new Schema(List.of(
+                QuiverTypes.field("k", QuiverTypes.INT64, false),
+                QuiverTypes.field("s", QuiverTypes.UTF8, false)));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            rows.add(List.of((long) (i % (ROWS / 2)), "value-" + i));
+        }
+        return new MemoryCatalog().add("big", schema, rows);
+    }
+}
