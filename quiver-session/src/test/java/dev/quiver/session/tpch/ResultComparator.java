@@ -22,10 +22,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     differ by less than one unit of Quiver's last digit, whichever way Quiver rounded.</li>
  * <li>anything against an oracle double (DuckDB's AVG and decimal division): relative 1e-9, or
  *     within one unit of Quiver's last decimal digit;</li>
- * <li>DOUBLE: relative 1e-9;</li>
+ * <li>DOUBLE: relative 1e-9, or equal once rounded HALF_UP to the decimals an exact oracle printed;</li>
  * <li>integers: equal as numbers;</li>
  * <li>DATE (days since the epoch): equal to the oracle's date ({@code yyyy-MM-dd} text, LocalDate,
- *     java.sql.Date);</li>
+ *     java.sql.Date, Integer days);</li>
  * <li>VARCHAR: equal after trimming both (answer files drop trailing blanks).</li>
  * </ul>
  *
@@ -76,7 +76,7 @@ public final class ResultComparator {
         if (type instanceof ArrowType.Decimal) {
             matches = decimalMatches((BigDecimal) actual, expected);
         } else if (type instanceof ArrowType.FloatingPoint) {
-            matches = closeEnough(((Number) actual).doubleValue(), toDouble(expected), 0);
+            matches = closeEnough(((Number) actual).doubleValue(), toDouble(expected), 0) || printedAs((Double) actual, expected);
         } else if (type instanceof ArrowType.Int) {
             matches = expected instanceof Double || expected instanceof Float
                     ? closeEnough(((Number) actual).doubleValue(), toDouble(expected), 0)
@@ -104,6 +104,15 @@ public final class ResultComparator {
         return actual.subtract(exact).abs().compareTo(unit) < 0;
     }
 
+    /** Whether the oracle printed {@code actual} rounded to fewer decimals (an answer file's 25.58 for an average). */
+    private static boolean printedAs(double actual, Object expected) {
+        if (!(expected instanceof String || expected instanceof BigDecimal) || !Double.isFinite(actual)) {
+            return false;
+        }
+        BigDecimal printed = toBigDecimal(expected);
+        return BigDecimal.valueOf(actual).setScale(Math.max(0, printed.scale()), RoundingMode.HALF_UP).compareTo(printed) == 0;
+    }
+
     private static boolean closeEnough(double actual, double expected, double absolute) {
         double diff = Math.abs(actual - expected);
         return diff <= absolute || diff <= RELATIVE_TOLERANCE * Math.max(Math.abs(actual), Math.abs(expected)) || diff < 1e-12;
@@ -123,6 +132,9 @@ public final class ResultComparator {
     private static LocalDate toDate(Object value) {
         if (value instanceof LocalDate date) {
             return date;
+        }
+        if (value instanceof Integer days) {
+            return LocalDate.ofEpochDay(days);
         }
         if (value instanceof java.sql.Date date) {
             return date.toLocalDate();

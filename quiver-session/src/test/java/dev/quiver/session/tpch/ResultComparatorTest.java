@@ -42,7 +42,10 @@ class ResultComparatorTest {
     @Test
     void doublesAndIntegers() {
         assertMatch(QuiverTypes.FLOAT64, 1.0 + 1e-12, 1.0);
-        assertMismatch(QuiverTypes.FLOAT64, 1.0 + 1e-6, "1.0");
+        assertMismatch(QuiverTypes.FLOAT64, 1.0 + 1e-6, "1.000000000");
+        assertMismatch(QuiverTypes.FLOAT64, 1.0 + 1e-6, 1.0);
+        assertMatch(QuiverTypes.FLOAT64, 25.575154611454693, "25.58");
+        assertMismatch(QuiverTypes.FLOAT64, 25.574, "25.58");
         assertMatch(QuiverTypes.INT64, 14876L, "14876");
         assertMatch(QuiverTypes.INT64, 14876L, 14876L);
         assertMismatch(QuiverTypes.INT32, 3, "4");

@@ -6,6 +6,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -39,6 +40,10 @@ public final class MultiTake {
             sources[b] = batches.get(b).getVector(column);
         }
         FieldVector target = field.createVector(allocator);
+        if (target instanceof NullVector nulls) {
+            nulls.setValueCount(count);
+            return nulls;
+        }
         try {
             if (target instanceof BaseVariableWidthVector variable) {
                 long bytes = 0;

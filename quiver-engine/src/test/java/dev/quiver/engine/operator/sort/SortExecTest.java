@@ -96,6 +96,18 @@ class SortExecTest {
     }
 
     @Test
+    void sortsByAComputedKey() {
+        // ORDER BY -l ASC is ORDER BY l DESC; the evaluated key vectors are owned and released by the sort
+        SortKey negated = new SortKey(new dev.quiver.engine.expr.NegateExpr(key(1, true, true).expr()), true, true);
+        List<SortKey> oracle = List.of(key(1, false, true));
+        try (TestingContext testing = testing(100)) {
+            List<List<Object>> result = testing.rows(new SortExec(new MemoryScanExec(SCHEMA, List.of(ROWS)), List.of(negated),
+                    OptionalLong.of(500), false));
+            assertThat(keyColumns(result, oracle)).isEqualTo(keyColumns(sorted(ROWS, oracle).subList(0, 500), oracle));
+        }
+    }
+
+    @Test
     void emptyInputSortsToNothing() {
         try (TestingContext testing = testing(100)) {
             assertThat(testing.rows(new SortExec(new MemoryScanExec(SCHEMA, List.of(List.of())), List.of(key(0, true, true)),
