@@ -61,15 +61,32 @@ class SqlCorrectnessTest {
         "select count(*), count(k), sum(amount), min(amount), max(name) from t1",
         "select count(*), count(k), sum(x), min(x), max(k) from empty_t",
         "select k, count(*), sum(x) from empty_t group by k",
+        "select name, sum(amount) from t1 where k is null group by name",
         "select count(distinct k), count(distinct name) from t1",
         "select k, count(distinct name) from t1 group by k",
         "select distinct k from t1",
         "select k from t1 union select k from t2",
         "select k from t1 union all select k from t2",
+        "select a.id, b.id from t1 a join t1 b on a.k = b.k and a.id < b.id",
         "select t1.id, e.x from t1 left join empty_t e on t1.k = e.k",
     })
     void matchesDuckDb(String sql) throws SQLException {
         assertSameRows(sql, false);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "select id, amount from t1 order by amount nulls first, id",
+        "select id, amount from t1 order by amount desc nulls last, id",
+        "select id, amount from t1 order by amount, id",
+        "select id, amount from t1 order by amount desc, id desc",
+        "select id, name from t1 order by name limit 4",
+        "select id, name from t1 order by id limit 3 offset 2",
+        "select id from t1 order by id offset 8",
+        "select k, count(*) as c from t1 group by k order by c desc, k nulls first",
+    })
+    void matchesDuckDbInOrder(String sql) throws SQLException {
+        assertSameRows(sql, true);
     }
 
     private void assertSameRows(String sql, boolean ordered) throws SQLException {

@@ -56,7 +56,7 @@ final class CountAccumulator extends Accumulator {
     FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
-            Columns.writeLongs(ColumnKind.INT64, vector, counts, null, true, from, count);
+            Columns.writeLongs(ColumnKind.of(field.getType()), vector, counts, null, true, from, count);
             return vector;
         } catch (RuntimeException e) {
             vector.close();

@@ -10,23 +10,24 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * Maps group keys to dense group ids {@code 0, 1, 2, ...} in order of first appearance.
  *
- * <p>Open addressing with linear probing over an {@code int[]} of slots holding {@code groupId + 1}
- * (0 = empty), at most half full; each group's 64-bit hash is kept so that probing compares
- * hashes first and a rehash needs no keys. A batch is processed in column-at-a-time passes with no
- * allocation per row: hash every row ({@link KeyColumn#hash}), probe by hash only (inserting new
- * groups), append the new groups' keys, then verify the hash matches against the stored keys.
- * Rows whose hash matched a different key (a 64-bit collision) are re-probed one by one with full
- * comparison.
+ * <p>Open addressing with linear probing over a {@code long[]} of slots, at most half full, each
+ * holding {@code groupId + 1} (0 = empty) and the high 32 bits of the group's hash as a tag, so a
+ * probe touches one array and compares tags before any key; each group's full hash is kept for
+ * rehashing without keys. A batch is processed in column-at-a-time passes with no
+ * allocation per row: hash every row ({@link KeyColumn#hash}), probe by tag only (inserting new
+ * groups), append the new groups' keys, then verify the tag matches against the stored keys.
+ * Rows whose tag matched a different key are re-probed one by one with full comparison.
  *
  * <p>The caller sizes the table with {@link #ensureCapacity} before each batch for the worst case
  * (every row a new group), which is what it reserves memory for.
  */
 final class GroupHashTable {
+    private static final long TAG_MASK = 0xFFFFFFFF00000000L;
     private final KeyColumn[] columns;
     private int groupCount;
     private int capacity;
     private long[] groupHashes = new long[0];
-    private int[] slots = new int[0];
+    private long[] slots = new long[0];
     private int mask;
 
     private long[] hashes = new long[0];
@@ -49,7 +50,7 @@ final class GroupHashTable {
 
     /** Bytes the table would hold with room for {@code capacity} groups (plus its current string data). */
     long bytesForCapacity(int capacity) {
-        long perGroup = 8 + 2 * 4;
+        long perGroup = 8 + 2 * 8;
         long variable = 0;
         for (KeyColumn column : columns) {
             perGroup += column.bytesPerGroup();
@@ -59,7 +60,7 @@ final class GroupHashTable {
     }
 
     long sizeInBytes() {
-        long bytes = (long) groupHashes.length * 8 + (long) slots.length * 4;
+        long bytes = (long) groupHashes.length * 8 + (long) slots.length * 8;
         for (KeyColumn column : columns) {
             bytes += column.sizeInBytes();
         }
@@ -85,14 +86,15 @@ final class GroupHashTable {
         for (KeyColumn column : columns) {
             column.ensureCapacity(newCapacity);
         }
-        slots = new int[newCapacity * 2];
+        slots = new long[newCapacity * 2];
         mask = slots.length - 1;
         for (int g = 0; g < groupCount; g++) {
-            int pos = slot(groupHashes[g]);
+            long hash = groupHashes[g];
+            int pos = slot(hash);
             while (slots[pos] != 0) {
                 pos = (pos + 1) & mask;
             }
-            slots[pos] = g + 1;
+            slots[pos] = entry(hash, g);
         }
         capacity = newCapacity;
     }
@@ -120,16 +122,17 @@ final class GroupHashTable {
             h[i] = hash;
             int pos = slot(hash);
             while (true) {
-                int g = slots[pos] - 1;
-                if (g < 0) {
-                    g = groupCount++;
+                long entry = slots[pos];
+                if (entry == 0) {
+                    int g = groupCount++;
                     groupHashes[g] = hash;
-                    slots[pos] = g + 1;
+                    slots[pos] = entry(hash, g);
                     newRows[newCount++] = i;
                     groupIds[i] = g;
                     break;
                 }
-                if (groupHashes[g] == hash) {
+                if (((entry ^ hash) & TAG_MASK) == 0) {
+                    int g = (int) entry - 1;
                     groupIds[i] = g;
                     verifyRows[verifyCount] = i;
                     verifyGroups[verifyCount++] = g;
@@ -163,17 +166,18 @@ final class GroupHashTable {
     private int probeExact(int row, long hash) {
         int pos = slot(hash);
         while (true) {
-            int g = slots[pos] - 1;
-            if (g < 0) {
-                g = groupCount++;
+            long entry = slots[pos];
+            if (entry == 0) {
+                int g = groupCount++;
                 groupHashes[g] = hash;
-                slots[pos] = g + 1;
+                slots[pos] = entry(hash, g);
                 int[] one = {row};
                 for (KeyColumn column : columns) {
                     column.append(one, 1, g);
                 }
                 return g;
             }
+            int g = (int) entry - 1;
             if (groupHashes[g] == hash && matchesAll(g, row)) {
                 return g;
             }
@@ -191,7 +195,12 @@ final class GroupHashTable {
     }
 
     private int slot(long hash) {
-        return (int) (hash ^ (hash >>> 32)) & mask;
+        return (int) hash & mask;
+    }
+
+    /** A slot entry: the hash's high 32 bits as a tag beside {@code group + 1} (0 = empty). */
+    private static long entry(long hash, int group) {
+        return (hash & TAG_MASK) | (group + 1L);
     }
 
     private void ensureScratch(int rows) {
@@ -216,7 +225,7 @@ final class GroupHashTable {
         groupCount = 0;
         capacity = 0;
         groupHashes = new long[0];
-        slots = new int[0];
+        slots = new long[0];
         mask = 0;
         for (KeyColumn column : columns) {
             column.clear();

@@ -52,6 +52,14 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
         if (mode != AggregateMode.SINGLE && aggregates.stream().anyMatch(AggregateExpr::distinct)) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "DISTINCT aggregates need SINGLE mode, not " + mode);
         }
+        if (mode == AggregateMode.FINAL) {
+            int expected = groupExprs.size() + aggregates.stream().mapToInt(a -> a.stateFields().size()).sum();
+            int actual = input.schema().getFields().size();
+            if (actual != expected) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "FINAL aggregate expects " + expected
+                        + " input columns (group keys, then partial states) but its input has " + actual + ": " + input.schema());
+            }
+        }
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < groupExprs.size(); i++) {
             fields.add(QuiverTypes.field(groupNames.get(i), groupExprs.get(i).type(), groupExprs.get(i).nullable()));
