@@ -22,6 +22,10 @@ final class DuckDbOracle implements AutoCloseable {
 
     DuckDbOracle(MemoryCatalog catalog) throws SQLException {
         connection = DriverManager.getConnection("jdbc:duckdb:");
+        try (Statement statement = connection.createStatement()) {
+            // Quiver (like PostgreSQL) sorts NULL as the largest value: last ascending, first descending.
+            statement.execute("SET default_null_order = 'nulls_last_on_asc_first_on_desc'");
+        }
         for (String name : catalog.tableNames()) {
             load(catalog.memoryTable(name));
         }

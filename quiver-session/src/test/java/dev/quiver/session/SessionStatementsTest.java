@@ -50,6 +50,16 @@ class SessionStatementsTest {
     }
 
     @Test
+    void explainAnalyzeRunsTheQueryAndShowsMetrics() {
+        QueryResult result = session.executeScript("explain analyze select k, count(*) from t1 group by k");
+        assertThat(result.columnNames()).containsExactly("plan");
+        String plan = (String) result.rows().get(0).get(0);
+        // 6 groups: 10, 20, 30, 40, 50 and NULL
+        assertThat(plan).contains("HashAggregateExec: mode=FINAL").contains("output_rows=6");
+        assertThat(plan).contains("MemoryScanExec").contains("output_rows=10");
+    }
+
+    @Test
     void setChangesSettingsAndRejectsUnknownNames() {
         session.executeScript("SET target_partitions = 1; SET batch_size = 2; SET memory_limit = '64MiB'");
         assertThat(session.settings()).isEqualTo(new SessionSettings(1, 2, 64L << 20));

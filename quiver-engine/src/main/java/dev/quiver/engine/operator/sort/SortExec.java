@@ -144,30 +144,36 @@ public final class SortExec extends AbstractExecutionPlan {
                 close();
                 return null;
             }
+            long start = System.nanoTime();
             int count = Math.min(context.batchSize(), limit - emitted);
             VectorSchemaRoot batch = buffer.take(sorted, emitted, count);
             emitted += count;
+            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
             return batch;
         }
 
+        /** Drains the input into the buffer and sorts it; elapsed_compute counts this operator's work, not the input's. */
         private void collect() {
-            long start = System.nanoTime();
+            long compute = 0;
             int topK = fetch.isPresent() ? (int) Math.min(fetch.getAsLong(), Integer.MAX_VALUE - 1) : -1;
             if (topK != 0) {
                 VectorSchemaRoot batch;
                 while ((batch = source.next()) != null) {
+                    long start = System.nanoTime();
                     buffer.add(batch);
                     if (topK > 0 && buffer.rows() >= topK + context.batchSize()) {
                         buffer.compact(topK);
                     }
+                    compute += System.nanoTime() - start;
                     context.checkCancelled();
                 }
             }
             source.close();
+            long start = System.nanoTime();
             sorted = buffer.sort();
             limit = topK >= 0 ? Math.min(topK, sorted.size()) : sorted.size();
             partitionMetrics.recordMemory(reservation.peak());
-            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
+            partitionMetrics.addElapsedCompute(compute + System.nanoTime() - start);
             state = State.EMITTING;
         }
 
