@@ -53,8 +53,15 @@ public final class ArrowToCalciteTypes {
         if (type instanceof ArrowType.Date) {
             return typeFactory.createSqlType(SqlTypeName.DATE);
         }
-        if (type instanceof ArrowType.Timestamp) {
-            return typeFactory.createSqlType(SqlTypeName.TIMESTAMP);
+        if (type instanceof ArrowType.Timestamp timestamp) {
+            int precision = switch (timestamp.getUnit()) {
+                case SECOND -> 0;
+                case MILLISECOND -> 3;
+                case MICROSECOND -> 6;
+                case NANOSECOND -> 9;
+            };
+            precision = Math.min(precision, typeFactory.getTypeSystem().getMaxPrecision(SqlTypeName.TIMESTAMP));
+            return typeFactory.createSqlType(SqlTypeName.TIMESTAMP, precision);
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, String.format(
                 "Column '%s' of table '%s' has type %s, which SQL queries do not support",

@@ -35,7 +35,7 @@ public final class QuiverSchema extends AbstractSchema {
     public QuiverSchema(Catalog catalog, Set<String> viewNames, Function<String, Table> viewFactory) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.viewsByLowerName = requireNonNull(viewNames, "viewNames is null").stream()
-                .collect(Collectors.toUnmodifiableMap(name -> name.toLowerCase(Locale.ROOT), name -> name));
+                .collect(Collectors.toUnmodifiableMap(name -> name.toLowerCase(Locale.ROOT), name -> name, (first, second) -> second));
         this.viewFactory = requireNonNull(viewFactory, "viewFactory is null");
     }
 

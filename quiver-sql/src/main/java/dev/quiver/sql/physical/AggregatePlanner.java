@@ -4,7 +4,6 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
-import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.ScalarFunction;
@@ -19,9 +18,10 @@ import dev.quiver.engine.operator.exchange.RepartitionExec;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.SqlKind;
 
 /**
  * GROUP BY as a two-phase hash aggregation: PARTIAL per input partition, then a repartition on the
@@ -45,14 +45,32 @@ final class AggregatePlanner {
         }
         List<AggregateExpr> aggregates = new ArrayList<>();
         List<Boolean> sumZero = new ArrayList<>();
+        // Per output aggregate column: the index among the computed aggregates, or a constant.
+        List<Object> outputs = new ArrayList<>();
         boolean distinct = false;
         for (AggregateCall call : aggregate.getAggCallList()) {
-            aggregates.add(aggregateExpr(call, inputs, fieldNames.get(position++)));
-            sumZero.add(call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.SUM0);
+            String name = fieldNames.get(position++);
+            if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+                outputs.add(literal(call));
+                continue;
+            }
+            outputs.add(aggregates.size());
+            aggregates.add(aggregateExpr(call, inputs, name));
+            sumZero.add(call.getAggregation().getKind() == SqlKind.SUM0);
             distinct |= call.isDistinct();
         }
         ExecutionPlan plan = twoPhase(groupExprs, groupNames, aggregates, distinct, input, targetPartitions);
-        return sumZero.contains(true) ? coalesceSumZero(plan, groupExprs.size(), sumZero) : plan;
+        boolean literals = outputs.stream().anyMatch(o -> o instanceof LiteralExpr);
+        return sumZero.contains(true) || literals ? finish(plan, groupExprs.size(), outputs, sumZero, fieldNames) : plan;
+    }
+
+    /** {@code LITERAL_AGG(c)}: the constant c for every group (Calcite's marker for "a row exists"). */
+    private static LiteralExpr literal(AggregateCall call) {
+        if (call.rexList.size() != 1 || !(call.rexList.get(0) instanceof RexLiteral literal)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The aggregate " + call + " is not supported");
+        }
+        ArrowType type = TypeMapping.toArrow(call.getType());
+        return new LiteralExpr(Literals.value(literal, type), type);
     }
 
     private static ExecutionPlan twoPhase(List<PhysicalExpr> groupExprs, List<String> groupNames, List<AggregateExpr> aggregates,
@@ -70,8 +88,7 @@ final class AggregatePlanner {
         HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, groupExprs, groupNames, aggregates, input);
         List<PhysicalExpr> partialKeys = new ArrayList<>();
         for (int i = 0; i < groupExprs.size(); i++) {
-            Field field = partial.schema().getFields().get(i);
-            partialKeys.add(new ColumnExpr(i, field.getName(), field.getType(), field.isNullable()));
+            partialKeys.add(RexTranslator.column(partial.schema(), i));
         }
         ExecutionPlan gathered = groupExprs.isEmpty()
                 ? new CoalescePartitionsExec(partial)
@@ -104,19 +121,27 @@ final class AggregatePlanner {
         return new AggregateExpr(function, args, call.isDistinct(), name, TypeMapping.toArrow(call.getType()));
     }
 
-    /** {@code $SUM0} is SUM that gives 0 instead of NULL over no rows. */
-    private static ExecutionPlan coalesceSumZero(ExecutionPlan plan, int groupCount, List<Boolean> sumZero) {
+    /**
+     * Projects the aggregate's output into the Aggregate's columns: constants for LITERAL_AGG, and
+     * {@code $SUM0} (SUM that gives 0 instead of NULL over no rows) as COALESCE(sum, 0).
+     */
+    private static ExecutionPlan finish(ExecutionPlan plan, int groupCount, List<Object> outputs, List<Boolean> sumZero,
+            List<String> names) {
         List<PhysicalExpr> exprs = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        List<Field> fields = plan.schema().getFields();
-        for (int i = 0; i < fields.size(); i++) {
-            Field field = fields.get(i);
-            PhysicalExpr column = new ColumnExpr(i, field.getName(), field.getType(), field.isNullable());
-            if (i >= groupCount && sumZero.get(i - groupCount)) {
-                column = new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, zero(field.getType())), field.getType());
+        for (int i = 0; i < groupCount; i++) {
+            exprs.add(RexTranslator.column(plan.schema(), i));
+        }
+        for (Object output : outputs) {
+            if (output instanceof LiteralExpr literal) {
+                exprs.add(literal);
+                continue;
+            }
+            int index = (Integer) output;
+            PhysicalExpr column = RexTranslator.column(plan.schema(), groupCount + index);
+            if (sumZero.get(index)) {
+                column = new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, zero(column.type())), column.type());
             }
             exprs.add(column);
-            names.add(field.getName());
         }
         return new ProjectionExec(exprs, names, plan);
     }

@@ -28,6 +28,10 @@ final class LogicalOptimizer {
     private static final List<RelOptRule> SUB_QUERY_REMOVAL = List.of(
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
 
+    // INTERSECT and EXCEPT (distinct) as semi/anti joins; ROLLUP/CUBE as a union of plain aggregates.
+    private static final List<RelOptRule> SET_OPERATIONS = List.of(
+            CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN, CoreRules.AGGREGATE_GROUPING_SETS_TO_UNION);
+
     // Alone in their phase: together with FILTER_INTO_JOIN/JOIN_CONDITION_PUSH they loop on q7/q19.
     private static final List<RelOptRule> DISJUNCTION_EXPANSION = List.of(
             CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL);
@@ -66,6 +70,7 @@ final class LogicalOptimizer {
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder, RuleSets.ofList(), null);
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        rel = hep(rel, HepMatchOrder.BOTTOM_UP, SET_OPERATIONS);
         rel = ConditionFactoring.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, DISJUNCTION_EXPANSION);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SIMPLIFICATION);
@@ -73,7 +78,8 @@ final class LogicalOptimizer {
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, CLEANUP);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
-        return SearchExpansion.apply(rel);
+        rel = NullSafeEquality.apply(rel);
+        return SupportedPlan.check(SearchExpansion.apply(rel));
     }
 
     private static RelNode hep(RelNode rel, HepMatchOrder order, List<RelOptRule> rules) {

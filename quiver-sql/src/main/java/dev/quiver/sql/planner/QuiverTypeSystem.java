@@ -9,18 +9,24 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * Calcite's type rules with Quiver's limits: decimals up to precision and scale 38 (the engine's
  * 128-bit decimals), SUM of an exact integer type is BIGINT, SUM of DECIMAL(p,s) is DECIMAL(38,s),
- * and AVG keeps its argument's type (DECIMAL(p,s) stays DECIMAL(p,s), Calcite's default).
+ * timestamps carry microseconds, and AVG keeps its argument's type (DECIMAL(p,s) stays DECIMAL(p,s), Calcite's default).
  */
 public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
     public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
 
     private static final int MAX_DECIMAL = 38;
+    /** Microseconds, as the engine stores timestamps. */
+    static final int TIMESTAMP_PRECISION = 6;
 
     private QuiverTypeSystem() {}
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxPrecision(typeName);
+        return switch (typeName) {
+            case DECIMAL -> MAX_DECIMAL;
+            case TIMESTAMP -> TIMESTAMP_PRECISION;
+            default -> super.getMaxPrecision(typeName);
+        };
     }
 
     @Override

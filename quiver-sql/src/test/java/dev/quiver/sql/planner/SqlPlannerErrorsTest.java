@@ -98,6 +98,22 @@ class SqlPlannerErrorsTest {
     }
 
     @Test
+    void windowFunctionsAreNotSupported() {
+        QuiverException e = error("select n_name, row_number() over (order by n_name) from nation");
+
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
+        assertThat(e.getMessage()).isEqualTo("Window functions are not supported: ROW_NUMBER");
+    }
+
+    @Test
+    void intersectAllIsNotSupported() {
+        QuiverException e = error("select n_regionkey from nation intersect all select r_regionkey from region");
+
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
+        assertThat(e.getMessage()).isEqualTo("INTERSECT ALL is not supported; use INTERSECT");
+    }
+
+    @Test
     void errorInAViewNamesTheView() {
         QuiverException e = error("select * from broken");
 

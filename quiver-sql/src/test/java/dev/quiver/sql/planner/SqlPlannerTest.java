@@ -25,7 +25,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
@@ -104,7 +107,7 @@ class SqlPlannerTest {
         RelDataType rowType = new SqlPlanner(catalog, Map.of()).plan("select * from t").root().getRowType();
 
         assertThat(types(rowType)).containsExactly("BIGINT NOT NULL", "INTEGER", "DECIMAL(20, 5)", "DOUBLE NOT NULL", "VARCHAR",
-                "DATE NOT NULL", "BOOLEAN", "TIMESTAMP(0)");
+                "DATE NOT NULL", "BOOLEAN", "TIMESTAMP(6)");
     }
 
     @Test
@@ -129,7 +132,7 @@ class SqlPlannerTest {
     @Test
     void joinRowCountUsesKeyDistinctCounts() {
         RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select * from orders join customer on o_custkey = c_custkey").root();
-        RelNode join = nodes(root, org.apache.calcite.rel.core.Join.class).get(0);
+        RelNode join = nodes(root, Join.class).get(0);
 
         // |orders| * |customer| / max(ndv(o_custkey) = 99,996, ndv(c_custkey) = 150,000)
         assertThat(join.getCluster().getMetadataQuery().getRowCount(join)).isEqualTo(1_500_000.0);
@@ -141,6 +144,32 @@ class SqlPlannerTest {
 
         assertThat(nodes(plan.root(), Aggregate.class)).hasSize(1);
         assertThat(plan.columnNames()).containsExactly("n_regionkey", "c");
+    }
+
+    @Test
+    void intersectAndExceptBecomeSemiAndAntiJoins() {
+        SqlPlanner planner = new SqlPlanner(TPCH, Map.of());
+
+        RelNode intersect = planner.plan("select n_regionkey from nation intersect select r_regionkey from region").root();
+        RelNode except = planner.plan("select n_regionkey from nation except select r_regionkey from region").root();
+
+        assertThat(nodes(intersect, Join.class)).extracting(Join::getJoinType).containsExactly(JoinRelType.SEMI);
+        assertThat(nodes(except, Join.class)).extracting(Join::getJoinType).containsExactly(JoinRelType.ANTI);
+        // n_regionkey is not unique: DISTINCT semantics need an aggregate
+        assertThat(nodes(intersect, Aggregate.class)).hasSize(1);
+        assertThat(nodes(except, Aggregate.class)).hasSize(1);
+        assertThat(PlanInvariants.violations(intersect)).isEmpty();
+        assertThat(PlanInvariants.violations(except)).isEmpty();
+    }
+
+    @Test
+    void correlatedScalarSubQueryBecomesAJoinOnPlainEquality() {
+        RelNode root = new SqlPlanner(TPCH, Map.of())
+                .plan("select n_name, (select count(*) from region where r_regionkey = n_regionkey) from nation").root();
+
+        assertThat(PlanInvariants.violations(root)).isEmpty();
+        assertThat(RelOptUtil.toString(root)).doesNotContain("IS NOT DISTINCT FROM");
+        assertThat(nodes(root, Join.class)).allSatisfy(join -> assertThat(join.analyzeCondition().leftKeys).isNotEmpty());
     }
 
     private static List<String> types(RelDataType rowType) {

@@ -143,14 +143,7 @@ public final class DecimalKernels {
                     case MINUS -> a.rescale(sx, scale, scratch).subtract(b.rescale(sy, scale, scratch));
                     case MULTIPLY -> a.multiply(b).rescale(sx + sy, scale, scratch);
                     case DIVIDE -> divide(a, sx, b, sy, scale, scratch, left, right, i, display);
-                    case MODULO -> {
-                        int common = Math.max(sx, sy);
-                        if (b.isZero()) {
-                            ArithmeticKernels.checkDivisor(left, right, i, display);
-                        }
-                        a.scaleUp(common - sx).divideTruncate(b.scaleUp(common - sy), scratch);
-                        a.set(scratch).rescale(common, scale, scratch);
-                    }
+                    case MODULO -> modulo(a, sx, b, sy, scale, scratch, left, right, i, display);
                     default -> throw new IllegalArgumentException("not arithmetic: " + op);
                 }
                 if (a.exceedsPrecision(type.getPrecision())) {
@@ -160,6 +153,27 @@ public final class DecimalKernels {
             }
         } catch (ArithmeticException e) {
             throw ArithmeticKernels.outOfRange(type, display);
+        }
+    }
+
+    private static void modulo(Decimal128 a, int sx, Decimal128 b, int sy, int scale, Decimal128 scratch, Operand left, Operand right,
+            int row, String display) {
+        if (b.isZero()) {
+            ArithmeticKernels.checkDivisor(left, right, row, display);
+        }
+        int common = Math.max(sx, sy);
+        long aHigh = a.high();
+        long aLow = a.low();
+        long bHigh = b.high();
+        long bLow = b.low();
+        try {
+            a.scaleUp(common - sx).divideTruncate(b.scaleUp(common - sy), scratch);
+            a.set(scratch).rescale(common, scale, scratch);
+        } catch (ArithmeticException e) {
+            // an operand at the common scale needs more than 128 bits: rare enough for BigDecimal
+            BigDecimal dividend = a.set(aHigh, aLow).toBigDecimal(sx);
+            BigDecimal divisor = b.set(bHigh, bLow).toBigDecimal(sy);
+            a.set(dividend.remainder(divisor).setScale(scale, RoundingMode.HALF_UP).unscaledValue());
         }
     }
 

@@ -55,11 +55,15 @@ public final class SelectionKernels {
         return assemble(values, chosen, expr.type(), batch, allocator);
     }
 
-    /** Builds the result: row i takes its value from {@code values.get(chosen[i])}, NULL if that index has no value. */
+    /**
+     * Builds the result: row i takes its value from {@code values.get(chosen[i])}, NULL if that
+     * index has no value. Rows are written in order, as variable-width vectors require.
+     */
     private static FieldVector assemble(List<PhysicalExpr> values, int[] chosen, ArrowType type, VectorSchemaRoot batch,
             BufferAllocator allocator) {
         int rows = chosen.length;
-        FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+        FieldVector[] sources = new FieldVector[values.size()];
+        int[] sourceRow = new int[rows];
         try {
             for (int v = 0; v < values.size(); v++) {
                 int count = 0;
@@ -71,35 +75,45 @@ public final class SelectionKernels {
                 }
                 PhysicalExpr value = values.get(v);
                 if (count == rows || isSafe(value)) {
-                    try (FieldVector source = withType(value.evaluate(batch, allocator), value.type(), type, rows, allocator)) {
-                        for (int i = 0; i < rows; i++) {
-                            if (chosen[i] == v) {
-                                out.copyFromSafe(i, i, source);
-                            }
-                        }
+                    sources[v] = withType(value.evaluate(batch, allocator), value.type(), type, rows, allocator);
+                    for (int i = 0; i < rows; i++) {
+                        sourceRow[i] = chosen[i] == v ? i : sourceRow[i];
                     }
                 } else {
                     int[] indices = new int[count];
                     int next = 0;
                     for (int i = 0; i < rows; i++) {
                         if (chosen[i] == v) {
+                            sourceRow[i] = next;
                             indices[next++] = i;
                         }
                     }
-                    try (VectorSchemaRoot subset = Take.take(batch, indices, count, allocator);
-                            FieldVector source = withType(value.evaluate(subset, allocator), value.type(), type, count, allocator)) {
-                        for (int k = 0; k < count; k++) {
-                            out.copyFromSafe(k, indices[k], source);
-                        }
+                    try (VectorSchemaRoot subset = Take.take(batch, indices, count, allocator)) {
+                        sources[v] = withType(value.evaluate(subset, allocator), value.type(), type, count, allocator);
                     }
                 }
             }
-            // rows that chose no value (no ELSE) were never written: NULL, as allocated
-            out.setValueCount(rows);
-            return out;
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
+            FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+            try {
+                for (int i = 0; i < rows; i++) {
+                    int c = chosen[i];
+                    if (c < sources.length && sources[c] != null) {
+                        out.copyFromSafe(sourceRow[i], i, sources[c]);
+                    }
+                }
+                // rows that chose no value (CASE without ELSE) were never written: NULL, as allocated
+                out.setValueCount(rows);
+                return out;
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        } finally {
+            for (FieldVector source : sources) {
+                if (source != null) {
+                    source.close();
+                }
+            }
         }
     }
 
@@ -130,27 +144,29 @@ public final class SelectionKernels {
     /** COALESCE: the first non-NULL argument per row. */
     public static FieldVector coalesce(List<PhysicalExpr> args, ArrowType type, VectorSchemaRoot batch, BufferAllocator allocator) {
         int rows = batch.getRowCount();
-        FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+        List<FieldVector> sources = new ArrayList<>(args.size());
         try {
-            boolean[] done = new boolean[rows];
-            int remaining = rows;
-            for (int a = 0; a < args.size() && remaining > 0; a++) {
-                PhysicalExpr arg = args.get(a);
-                try (FieldVector source = withType(arg.evaluate(batch, allocator), arg.type(), type, rows, allocator)) {
-                    for (int i = 0; i < rows; i++) {
-                        if (!done[i] && !source.isNull(i)) {
+            for (PhysicalExpr arg : args) {
+                sources.add(withType(arg.evaluate(batch, allocator), arg.type(), type, rows, allocator));
+            }
+            FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
+            try {
+                for (int i = 0; i < rows; i++) {
+                    for (FieldVector source : sources) {
+                        if (!source.isNull(i)) {
                             out.copyFromSafe(i, i, source);
-                            done[i] = true;
-                            remaining--;
+                            break;
                         }
                     }
                 }
+                out.setValueCount(rows);
+                return out;
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
             }
-            out.setValueCount(rows);
-            return out;
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
+        } finally {
+            sources.forEach(FieldVector::close);
         }
     }
 }

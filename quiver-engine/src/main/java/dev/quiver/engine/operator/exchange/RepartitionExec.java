@@ -95,7 +95,7 @@ public final class RepartitionExec extends AbstractExecutionPlan {
         int inputs = input.outputPartitioning().partitionCount();
         for (int i = 0; i < inputs; i++) {
             state.producers().start(context, "repartition-" + context.taskId() + "-in" + i,
-                    new RepartitionProducer(input, i, partitioning, state, context));
+                    new RepartitionProducer(input, i, partitioning, state, context, metrics().partition(i % partitioning.partitionCount())));
         }
     }
 

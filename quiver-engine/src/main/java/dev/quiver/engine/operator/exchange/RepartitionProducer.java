@@ -6,6 +6,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -23,8 +24,12 @@ final class RepartitionProducer implements Runnable {
     private final RepartitionState state;
     private final TaskContext context;
     private final int outputs;
+    private final PartitionMetrics metrics;
 
-    RepartitionProducer(ExecutionPlan input, int inputPartition, Partitioning partitioning, RepartitionState state, TaskContext context) {
+    /** {@code metrics} receive the time spent hashing and scattering (the input's own work is not counted). */
+    RepartitionProducer(ExecutionPlan input, int inputPartition, Partitioning partitioning, RepartitionState state, TaskContext context,
+            PartitionMetrics metrics) {
+        this.metrics = metrics;
         this.input = input;
         this.inputPartition = inputPartition;
         this.partitioning = partitioning;
@@ -86,6 +91,7 @@ final class RepartitionProducer implements Runnable {
             if (batch == null) {
                 break;
             }
+            long start = System.nanoTime();
             try (batch) {
                 int rows = batch.getRowCount();
                 if (rows == 0) {
@@ -114,10 +120,13 @@ final class RepartitionProducer implements Runnable {
                     VectorSchemaRoot piece = counts[p] == rows ? takeAll(batch) : take(batch, indices, starts[p], counts[p]);
                     VectorSchemaRoot ready = pending.get(p).add(piece);
                     if (ready != null) {
+                        metrics.addElapsedCompute(System.nanoTime() - start);
                         state.send(p, ready, context);
+                        start = System.nanoTime();
                     }
                 }
             }
+            metrics.addElapsedCompute(System.nanoTime() - start);
         }
         for (int p = 0; p < outputs; p++) {
             VectorSchemaRoot rest = pending.get(p).flush();

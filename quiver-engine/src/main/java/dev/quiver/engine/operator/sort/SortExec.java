@@ -28,7 +28,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code SortExec[partition=N]} (the query fails with ResourcesExhaustedException when the pool
  * says no), sorts (batch, row) numbers by type-specialised comparisons of the keys copied to
  * arrays, and emits batches of the batch size gathered in that order. Top-k compacts its buffer to
- * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows.
+ * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows; after
+ * a compaction, rows that do not sort before the current k-th row are dropped on arrival.
  */
 public final class SortExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
@@ -144,30 +145,37 @@ public final class SortExec extends AbstractExecutionPlan {
                 close();
                 return null;
             }
+            long start = System.nanoTime();
             int count = Math.min(context.batchSize(), limit - emitted);
             VectorSchemaRoot batch = buffer.take(sorted, emitted, count);
             emitted += count;
+            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
             return batch;
         }
 
+        /** Drains the input into the buffer and sorts it; elapsed_compute counts this operator's work, not the input's. */
         private void collect() {
-            long start = System.nanoTime();
+            long compute = 0;
             int topK = fetch.isPresent() ? (int) Math.min(fetch.getAsLong(), Integer.MAX_VALUE - 1) : -1;
             if (topK != 0) {
                 VectorSchemaRoot batch;
                 while ((batch = source.next()) != null) {
-                    buffer.add(batch);
-                    if (topK > 0 && buffer.rows() >= topK + context.batchSize()) {
-                        buffer.compact(topK);
+                    long start = System.nanoTime();
+                    if (topK > 0) {
+                        buffer.addTopK(batch, topK, context.batchSize());
+                    } else {
+                        buffer.add(batch);
                     }
+                    compute += System.nanoTime() - start;
                     context.checkCancelled();
                 }
             }
             source.close();
+            long start = System.nanoTime();
             sorted = buffer.sort();
             limit = topK >= 0 ? Math.min(topK, sorted.size()) : sorted.size();
             partitionMetrics.recordMemory(reservation.peak());
-            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
+            partitionMetrics.addElapsedCompute(compute + System.nanoTime() - start);
             state = State.EMITTING;
         }
 

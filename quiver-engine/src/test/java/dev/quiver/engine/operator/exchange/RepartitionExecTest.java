@@ -173,6 +173,22 @@ class RepartitionExecTest {
     }
 
     @Test
+    void limitOverCoalescedRepartitionOfEndlessInputStopsEverything() {
+        for (int round = 0; round < 30; round++) {
+            GeneratedExec input = GeneratedExec.infinite(3, 100);
+            try (TestingContext testing = testing(64)) {
+                var plan = new dev.quiver.engine.operator.limit.GlobalLimitExec(
+                        new CoalescePartitionsExec(new RepartitionExec(input,
+                                new Partitioning.Hash(List.of(new ColumnExpr(0, "v", QuiverTypes.INT64, false)), 4))),
+                        round, java.util.OptionalLong.of(1000));
+                List<List<Object>> rows = testing.rows(plan);
+                assertThat(rows).hasSize(1000).doesNotHaveDuplicates();
+                assertThat(input.closed.get()).isEqualTo(input.opened.get()).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
     void inputFailureReachesEveryOutputWithItsErrorCode() {
         GeneratedExec input = GeneratedExec.failing(2, 10, 1, ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE);
         try (TestingContext testing = testing(10)) {

@@ -1,0 +1,144 @@
+package dev.quiver.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.tpch.TpchQueries;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Settings of a TPC-H benchmark run ({@link TpchBenchmark}).
+ *
+ * @param scaleFactor TPC-H scale factor
+ * @param targetPartitions Quiver's partitions per stage
+ * @param memoryLimit Quiver's session memory pool, bytes
+ * @param warmups unmeasured runs of each query before the measured ones
+ * @param runs measured runs of each query; the median is reported
+ * @param queries query numbers to run, in order
+ * @param duckdb whether to run DuckDB as the peer
+ * @param duckdbThreads DuckDB's {@code threads} setting
+ * @param cacheLimit bytes of generated data the TPC-H catalog keeps in memory between queries
+ * @param explainSlowest how many of the slowest Quiver queries to show with {@code EXPLAIN ANALYZE}
+ */
+public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
+        boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest) {
+    private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
+            "--duckdb-threads", "--cache", "--explain");
+
+    public BenchOptions {
+        requireNonNull(queries, "queries is null");
+        queries = List.copyOf(queries);
+        if (!(scaleFactor > 0)) {
+            throw invalid("scale factor must be positive: " + scaleFactor);
+        }
+        if (targetPartitions < 1 || runs < 1 || warmups < 0 || duckdbThreads < 1 || explainSlowest < 0) {
+            throw invalid("partitions, runs and threads must be positive, warm-ups and explain counts not negative");
+        }
+        for (int query : queries) {
+            if (query < 1 || query > 22) {
+                throw invalid("TPC-H queries are numbered 1 to 22, got " + query);
+            }
+        }
+    }
+
+    /** Scale factor 1, 2 partitions, 3 GiB, 1 warm-up and median of 3, all 22 queries, DuckDB with 2 threads. */
+    public static BenchOptions defaults() {
+        return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("2GiB"), 3);
+    }
+
+    public BenchOptions withScaleFactor(double sf) {
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+    }
+
+    public BenchOptions withTargetPartitions(int partitions) {
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+    }
+
+    public BenchOptions withMemoryLimit(long bytes) {
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+    }
+
+    public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
+                explainSlowest);
+    }
+
+    public BenchOptions withQueries(List<Integer> numbers) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+    }
+
+    public BenchOptions withDuckDb(boolean enabled, int threads) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest);
+    }
+
+    public BenchOptions withCacheLimit(long bytes) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest);
+    }
+
+    public BenchOptions withExplainSlowest(int count) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count);
+    }
+
+    /**
+     * Parses {@code --sf 1 --partitions 2 --memory 3GiB --warmups 1 --runs 3 --queries 1,3,5
+     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3} over the defaults.
+     */
+    public static BenchOptions parse(String... args) {
+        BenchOptions options = defaults();
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--no-duckdb")) {
+                options = options.withDuckDb(false, options.duckdbThreads());
+                continue;
+            }
+            if (!FLAGS.contains(flag)) {
+                throw invalid("unknown option " + flag + "; options: " + String.join(", ", FLAGS) + ", --no-duckdb");
+            }
+            if (i + 1 >= args.length) {
+                throw invalid("option " + flag + " needs a value");
+            }
+            String value = args[++i];
+            try {
+                options = switch (flag) {
+                    case "--sf" -> options.withScaleFactor(Double.parseDouble(value));
+                    case "--partitions" -> options.withTargetPartitions(Integer.parseInt(value));
+                    case "--memory" -> options.withMemoryLimit(ByteSize.parseBytes(value));
+                    case "--warmups" -> options.withRuns(Integer.parseInt(value), options.runs());
+                    case "--runs" -> options.withRuns(options.warmups(), Integer.parseInt(value));
+                    case "--queries" -> options.withQueries(parseQueries(value));
+                    case "--duckdb-threads" -> options.withDuckDb(options.duckdb(), Integer.parseInt(value));
+                    case "--cache" -> options.withCacheLimit(ByteSize.parseBytes(value));
+                    case "--explain" -> options.withExplainSlowest(Integer.parseInt(value));
+                    default -> throw new IllegalStateException("flag without a case: " + flag);
+                };
+            } catch (NumberFormatException e) {
+                throw invalid("option " + flag + " expects a number, got '" + value + "'");
+            }
+        }
+        return options;
+    }
+
+    private static List<Integer> parseQueries(String value) {
+        List<Integer> numbers = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String text = part.strip().toLowerCase(java.util.Locale.ROOT);
+            numbers.add(Integer.parseInt(text.startsWith("q") ? text.substring(1) : text));
+        }
+        return numbers;
+    }
+
+    private static QuiverException invalid(String message) {
+        return new QuiverException(ErrorCode.INVALID_ARGUMENT, message);
+    }
+
+    @Override
+    public String toString() {
+        return "sf=" + scaleFactor + ", partitions=" + targetPartitions + ", memory=" + ByteSize.formatBytes(memoryLimit)
+                + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
+                + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit);
+    }
+}

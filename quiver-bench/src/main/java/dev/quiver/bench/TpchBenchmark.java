@@ -1,0 +1,207 @@
+package dev.quiver.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.session.QueryResult;
+import dev.quiver.session.QuerySession;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
+
+/**
+ * The TPC-H benchmark: Quiver against DuckDB (in-process, same data, same thread count) on the
+ * 22 queries, warm: each query runs {@code warmups} times unmeasured, then {@code runs} times,
+ * and the median is reported. Data is generated once into the catalog's cache (so no run pays for
+ * generation) and loaded from there into DuckDB.
+ *
+ * <p>Prints per-query medians, the Quiver/DuckDB ratio, totals, the session pool's peak, the
+ * process's peak RSS (DuckDB included: it runs in this process), and {@code EXPLAIN ANALYZE} of the
+ * slowest Quiver queries. A query that fails on one engine is reported and the run goes on.
+ */
+public final class TpchBenchmark {
+    private TpchBenchmark() {}
+
+    /** What one query measured; a missing time means the engine failed it (see {@code error}). */
+    public record QueryTiming(int query, OptionalDouble quiverMillis, OptionalDouble duckdbMillis, long quiverRows, long duckdbRows, String error) {
+        public QueryTiming {
+            requireNonNull(quiverMillis, "quiverMillis is null");
+            requireNonNull(duckdbMillis, "duckdbMillis is null");
+            requireNonNull(error, "error is null");
+        }
+
+        /** Quiver's time over DuckDB's, when both ran. */
+        public OptionalDouble ratio() {
+            return quiverMillis.isPresent() && duckdbMillis.isPresent() && duckdbMillis.getAsDouble() > 0
+                    ? OptionalDouble.of(quiverMillis.getAsDouble() / duckdbMillis.getAsDouble()) : OptionalDouble.empty();
+        }
+    }
+
+    /** The outcome of a run. */
+    public record Report(List<QueryTiming> timings, long peakPoolBytes, long peakRssBytes, long cacheBytes, double loadSeconds) {
+        public Report {
+            timings = List.copyOf(timings);
+        }
+    }
+
+    public static void main(String[] args) {
+        run(BenchOptions.parse(args), System.out);
+    }
+
+    /** Runs the benchmark, printing progress and the summary to {@code out}. */
+    public static Report run(BenchOptions options, PrintStream out) {
+        out.println("TPC-H benchmark: " + options);
+        out.println("JVM " + Runtime.version() + ", max heap " + ByteSize.formatBytes(Runtime.getRuntime().maxMemory())
+                + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+        try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit())) {
+            long loadStart = System.nanoTime();
+            DuckDbTpch duckdb = options.duckdb() ? DuckDbTpch.load(catalog, options.duckdbThreads()) : null;
+            double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+            if (duckdb != null) {
+                out.printf(Locale.ROOT, "generated and loaded into DuckDB in %.1f s (catalog cache %s)%n", loadSeconds,
+                        ByteSize.formatBytes(catalog.cachedBytes()));
+            }
+            try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
+                    .memoryLimit(options.memoryLimit()).build()) {
+                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
+                List<QueryTiming> timings = new ArrayList<>();
+                for (int query : options.queries()) {
+                    QueryTiming timing = measure(query, options, session, duckdb);
+                    timings.add(timing);
+                    printTiming(out, timing);
+                }
+                Report report = new Report(timings, session.memoryPool().peak(), peakRss(), catalog.cachedBytes(), loadSeconds);
+                printSummary(out, report);
+                explainSlowest(out, options, session, timings);
+                return report;
+            } finally {
+                if (duckdb != null) {
+                    duckdb.close();
+                }
+            }
+        }
+    }
+
+    private static QueryTiming measure(int query, BenchOptions options, QuerySession session, DuckDbTpch duckdb) {
+        String text = TpchQueries.query(query);
+        List<String> errors = new ArrayList<>();
+        long[] quiverRows = {-1};
+        OptionalDouble quiver = time(options, errors, "quiver", () -> quiverRows[0] = runQuiver(session, query, text));
+        long[] duckdbRows = {-1};
+        OptionalDouble duck = duckdb == null ? OptionalDouble.empty()
+                : time(options, errors, "duckdb", () -> duckdbRows[0] = runDuckDb(duckdb, query, text));
+        if (quiver.isPresent() && duck.isPresent() && quiverRows[0] != duckdbRows[0]) {
+            errors.add("row counts differ");
+        }
+        return new QueryTiming(query, quiver, duck, quiverRows[0], duckdbRows[0], String.join("; ", errors));
+    }
+
+    /** The median of the measured runs in milliseconds, or empty (and an error noted) if a run failed. */
+    private static OptionalDouble time(BenchOptions options, List<String> errors, String engine, LongSupplier run) {
+        double[] millis = new double[options.runs()];
+        try {
+            for (int i = 0; i < options.warmups(); i++) {
+                run.getAsLong();
+            }
+            for (int i = 0; i < options.runs(); i++) {
+                long start = System.nanoTime();
+                run.getAsLong();
+                millis[i] = (System.nanoTime() - start) / 1e6;
+            }
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage());
+            errors.add(engine + " failed: " + message.lines().findFirst().orElse(e.getClass().getSimpleName()));
+            return OptionalDouble.empty();
+        }
+        Arrays.sort(millis);
+        int n = millis.length;
+        return OptionalDouble.of(n % 2 == 1 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2);
+    }
+
+    private static long runQuiver(QuerySession session, int query, String text) {
+        QueryResult result = session.executeScript(text);
+        if (TpchQueries.isScript(query)) {
+            session.execute("DROP VIEW IF EXISTS revenue").close();
+        }
+        return result.rowCount();
+    }
+
+    private static long runDuckDb(DuckDbTpch duckdb, int query, String text) {
+        long rows = duckdb.query(text).rows().size();
+        if (TpchQueries.isScript(query)) {
+            duckdb.execute("DROP VIEW IF EXISTS revenue");
+        }
+        return rows;
+    }
+
+    private static void printTiming(PrintStream out, QueryTiming timing) {
+        out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()), millis(timing.duckdbMillis()),
+                timing.ratio().isPresent() ? String.format(Locale.ROOT, "%.2fx", timing.ratio().getAsDouble()) : "-",
+                timing.quiverRows() >= 0 ? Long.toString(timing.quiverRows()) : "-", timing.error().isEmpty() ? "ok" : timing.error());
+        out.flush();
+    }
+
+    private static void printSummary(PrintStream out, Report report) {
+        List<QueryTiming> both = report.timings().stream().filter(t -> t.ratio().isPresent()).toList();
+        double quiverTotal = both.stream().mapToDouble(t -> t.quiverMillis().getAsDouble()).sum();
+        double duckdbTotal = both.stream().mapToDouble(t -> t.duckdbMillis().getAsDouble()).sum();
+        double geomean = Math.exp(both.stream().mapToDouble(t -> Math.log(t.ratio().getAsDouble())).average().orElse(0));
+        long quiverOnly = report.timings().stream().filter(t -> t.quiverMillis().isPresent()).count();
+        out.printf(Locale.ROOT, "%-4s %12.1f %12.1f %8s   (%d queries ran on both; geometric mean of ratios %.2fx)%n",
+                "sum", quiverTotal, duckdbTotal, both.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2fx", quiverTotal / duckdbTotal),
+                both.size(), geomean);
+        out.printf(Locale.ROOT, "Quiver ran %d of %d queries; peak pool use %s; catalog cache %s; process peak RSS %s (DuckDB included)%n",
+                quiverOnly, report.timings().size(), ByteSize.formatBytes(report.peakPoolBytes()), ByteSize.formatBytes(report.cacheBytes()),
+                report.peakRssBytes() >= 0 ? ByteSize.formatBytes(report.peakRssBytes()) : "unknown");
+    }
+
+    private static void explainSlowest(PrintStream out, BenchOptions options, QuerySession session, List<QueryTiming> timings) {
+        List<QueryTiming> slowest = timings.stream().filter(t -> t.quiverMillis().isPresent())
+                .sorted(Comparator.comparingDouble((QueryTiming t) -> t.quiverMillis().getAsDouble()).reversed())
+                .limit(options.explainSlowest()).toList();
+        for (QueryTiming timing : slowest) {
+            List<String> statements = DuckDbTpch.statements(TpchQueries.query(timing.query()));
+            try {
+                for (String statement : statements.subList(0, statements.size() - 1)) {
+                    session.execute(statement).close();
+                }
+                QueryResult plan = session.executeScript("EXPLAIN ANALYZE " + statements.get(statements.size() - 1));
+                out.printf(Locale.ROOT, "%nEXPLAIN ANALYZE q%d (median %s ms):%n", timing.query(), millis(timing.quiverMillis()));
+                plan.rows().forEach(row -> out.println(row.get(0)));
+                if (TpchQueries.isScript(timing.query())) {
+                    session.execute("DROP VIEW IF EXISTS revenue").close();
+                }
+            } catch (RuntimeException e) {
+                out.println("EXPLAIN ANALYZE q" + timing.query() + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private static String millis(OptionalDouble value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%.1f", value.getAsDouble()) : "FAILED";
+    }
+
+    /** VmHWM of /proc/self/status (peak resident set), or -1 where there is no such file. */
+    static long peakRss() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.quiver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.cli.CliRunner.Run;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code quiver sql} end to end, in-process: SQL in, formatted rows out. */
+class SqlCommandTest {
+    @Test
+    void countsLineitemAtSf001() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--format", "csv", "select count(*) as n from lineitem");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("n\n60175\n");
+    }
+
+    @Test
+    void scriptFromStdinPrintsTheLastResult() {
+        String script = """
+                -- African nations, through a view
+                create view african as select n_name, n_regionkey from nation where n_regionkey = 0;
+                select n_name from african order by n_name;
+                """;
+        Run run = CliRunner.runWithStdin(script, "sql", "--tpch", "0.01", "--format", "csv", "--partitions", "1");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("n_name\nALGERIA\nETHIOPIA\nKENYA\nMOROCCO\nMOZAMBIQUE\n");
+    }
+
+    @Test
+    void scriptFromFileInJson(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("q.sql");
+        Files.writeString(file, "select r_regionkey, r_name from region where r_regionkey < 2 order by r_regionkey;\n",
+                StandardCharsets.UTF_8);
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--format", "json", "-f", file.toString());
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("""
+                {"r_regionkey":0,"r_name":"AFRICA"}
+                {"r_regionkey":1,"r_name":"AMERICA"}
+                """);
+    }
+
+    @Test
+    void csvRendersDecimalsDatesNullsAndQuotesFromTheEngine() {
+        Run run = CliRunner.run("sql", "--format", "csv",
+                "select cast(1.5 as decimal(10,2)) as d, date '1998-12-01' as dt, cast(null as integer) as n, 'a,b' as s");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("d,dt,n,s\n1.50,1998-12-01,,\"a,b\"\n");
+    }
+
+    @Test
+    void tableFormatIsTheDefault() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01",
+                "select n_nationkey, n_name from nation where n_nationkey in (1, 2) order by n_nationkey");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("""
+                 n_nationkey | n_name
+                -------------+--------
+                           1 | ARGENTINA
+                           2 | BRAZIL
+                (2 rows, """.replace("| n_name\n-------------+--------", "| n_name\n-------------+-----------"));
+    }
+
+    @Test
+    void unknownTableExits1WithOneLine() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "select * from no_such_table");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("Error: TABLE_NOT_FOUND: ").containsIgnoringCase("no_such_table");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void syntaxErrorNamesLineAndColumn() {
+        Run run = CliRunner.run("sql", "select 1\nfrom where");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).startsWith("Error: SYNTAX_ERROR: ").contains("line 2, column");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void memoryLimitTooSmallIsAnErrorNotACrash() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--memory-limit", "64KiB", "--format", "csv",
+                "select l_orderkey, count(*) from lineitem group by l_orderkey order by 2 desc limit 1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).startsWith("Error: EXCEEDED_MEMORY_LIMIT: ");
+    }
+}
