@@ -3,6 +3,7 @@ package dev.quiver.engine.operator.sort;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.memory.MemoryReservation;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,9 @@ final class SortBuffer implements AutoCloseable {
     private final List<FieldVector> ownedKeyVectors = new ArrayList<>();
     private long arrowBytes;
     private int rows;
+    /** After a top-k compaction: the keys of the kept rows, whose last row is the worst a later row must beat. */
+    private RowComparator boundary;
+    private int boundaryRow;
 
     SortBuffer(Schema schema, List<SortKey> keys, BufferAllocator allocator, MemoryReservation reservation) {
         this.schema = requireNonNull(schema, "schema is null");
@@ -105,6 +109,48 @@ final class SortBuffer implements AutoCloseable {
         return MultiTake.take(schema, batches, sorted.batchOf(), sorted.rowOf(), from, count, allocator);
     }
 
+    /**
+     * Adds {@code batch} for a top-{@code limit} sort: once a compaction has found the current
+     * k-th row, only rows that sort before it are kept, so most batches cost one comparison per row.
+     */
+    void addTopK(VectorSchemaRoot batch, int limit, int batchSize) {
+        VectorSchemaRoot candidates = boundary == null ? batch : beatingBoundary(batch);
+        if (candidates == null) {
+            return;
+        }
+        add(candidates);
+        if (rows >= limit + batchSize) {
+            compact(limit);
+        }
+    }
+
+    /** The rows of {@code batch} that sort before the boundary row (the batch itself, a new batch, or null). */
+    private VectorSchemaRoot beatingBoundary(VectorSchemaRoot batch) {
+        List<FieldVector> owned = new ArrayList<>();
+        try {
+            RowComparator comparator = RowComparator.build(keys, List.of(RowComparator.keyVectors(keys, batch, allocator, owned)));
+            int count = batch.getRowCount();
+            int[] selected = new int[count];
+            int kept = 0;
+            for (int row = 0; row < count; row++) {
+                if (comparator.compare(row, boundary, boundaryRow) < 0) {
+                    selected[kept++] = row;
+                }
+            }
+            if (kept == count) {
+                VectorSchemaRoot all = batch;
+                batch = null;
+                return all;
+            }
+            return kept == 0 ? null : Take.take(batch, selected, kept, allocator);
+        } finally {
+            owned.forEach(FieldVector::close);
+            if (batch != null) {
+                batch.close();
+            }
+        }
+    }
+
     /** Keeps only the first {@code limit} rows in sort order (top-k), releasing the rest. */
     void compact(int limit) {
         if (rows <= limit) {
@@ -115,6 +161,8 @@ final class SortBuffer implements AutoCloseable {
         release();
         reservation.free();
         add(kept);
+        boundary = RowComparator.build(keys, keyVectors);
+        boundaryRow = limit - 1;
     }
 
     /** Releases every batch (the reservation is left to its owner). */

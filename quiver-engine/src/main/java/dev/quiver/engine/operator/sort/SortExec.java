@@ -28,7 +28,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code SortExec[partition=N]} (the query fails with ResourcesExhaustedException when the pool
  * says no), sorts (batch, row) numbers by type-specialised comparisons of the keys copied to
  * arrays, and emits batches of the batch size gathered in that order. Top-k compacts its buffer to
- * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows.
+ * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows; after
+ * a compaction, rows that do not sort before the current k-th row are dropped on arrival.
  */
 public final class SortExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
@@ -160,9 +161,10 @@ public final class SortExec extends AbstractExecutionPlan {
                 VectorSchemaRoot batch;
                 while ((batch = source.next()) != null) {
                     long start = System.nanoTime();
-                    buffer.add(batch);
-                    if (topK > 0 && buffer.rows() >= topK + context.batchSize()) {
-                        buffer.compact(topK);
+                    if (topK > 0) {
+                        buffer.addTopK(batch, topK, context.batchSize());
+                    } else {
+                        buffer.add(batch);
                     }
                     compute += System.nanoTime() - start;
                     context.checkCancelled();
