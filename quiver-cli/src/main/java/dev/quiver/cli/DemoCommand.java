@@ -2,17 +2,13 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.ResultTable;
 import dev.quiver.cli.format.TableFormatter;
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -40,17 +36,8 @@ final class DemoCommand implements Callable<Integer> {
             return "Q" + number;
         }
 
-        /** The query text as the tpch jar ships it. */
         String sql() {
-            String resource = "/io/trino/tpch/queries/q" + number + ".sql";
-            try (InputStream in = TpchCatalog.class.getResourceAsStream(resource)) {
-                if (in == null) {
-                    throw new QuiverException(ErrorCode.INTERNAL_ERROR, "TPC-H query text " + resource + " is not on the classpath");
-                }
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new QuiverException(ErrorCode.INTERNAL_ERROR, "Cannot read " + resource + ": " + e.getMessage(), e);
-            }
+            return TpchQueries.query(number);
         }
     }
 
@@ -62,6 +49,8 @@ final class DemoCommand implements Callable<Integer> {
             new TourQuery(18, "large volume customer: IN subquery over an aggregate"));
 
     private static final int ROWS_SHOWN = 5;
+    /** Generated columns kept for the next query (about 100 MiB at SF 0.1); within the launcher's headroom. */
+    private static final long CACHE_BYTES = 512L << 20;
 
     @Spec
     private CommandSpec spec;
@@ -85,7 +74,8 @@ final class DemoCommand implements Callable<Integer> {
                 sf, engine.partitions(), ByteSize.formatBytes(engine.memoryLimit()));
         out.flush();
         long tourStart = System.nanoTime();
-        try (QuerySession session = engine.newSession(new TpchCatalog(scaleFactor))) {
+        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES);
+                QuerySession session = engine.newSession(catalog)) {
             for (TourQuery query : TOUR) {
                 runQuery(session, query, out);
             }

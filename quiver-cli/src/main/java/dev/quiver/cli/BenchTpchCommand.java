@@ -1,0 +1,128 @@
+package dev.quiver.cli;
+
+import dev.quiver.bench.BenchOptions;
+import dev.quiver.bench.TpchBenchmark;
+import dev.quiver.bench.TpchBenchmark.QueryTiming;
+import dev.quiver.engine.error.QuiverException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver bench tpch}: the TPC-H queries on Quiver and on DuckDB in this process
+ * ({@link TpchBenchmark}). Exits 1 when a query fails on an engine or the row counts differ.
+ */
+@Command(
+        name = "tpch",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the TPC-H queries warm on Quiver and on DuckDB (in this process, with the same thread count) "
+                    + "and prints each query's median time, the Quiver/DuckDB ratio and the totals.",
+        },
+        footer = {"", "Example:", "  quiver bench tpch --sf 1", "  quiver bench tpch --sf 0.1 --queries 1,3,18 --runs 5"})
+final class BenchTpchCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--sf", paramLabel = "SF", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
+    private double scaleFactor;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
+            description = "Quiver's partitions per stage; also DuckDB's threads unless --duckdb-threads (default: ${DEFAULT-VALUE}).")
+    private int partitions;
+
+    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_MEMORY_LIMIT,
+            converter = EngineOptions.SizeConverter.class,
+            description = "Quiver's memory pool limit (default: ${DEFAULT-VALUE}).")
+    private long memoryLimit;
+
+    @Option(names = "--queries", paramLabel = "LIST", split = ",",
+            description = "Query numbers to run, e.g. 1,3,18 or q1,q3 (default: all 22).")
+    private List<String> queries;
+
+    @Option(names = "--warmups", paramLabel = "N", defaultValue = "1", description = "Unmeasured runs of each query first (default: ${DEFAULT-VALUE}).")
+    private int warmups;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "3", description = "Measured runs of each query; the median is reported (default: ${DEFAULT-VALUE}).")
+    private int runs;
+
+    @Option(names = "--no-duckdb", description = "Run Quiver only.")
+    private boolean noDuckdb;
+
+    @Option(names = "--duckdb-threads", paramLabel = "N", description = "DuckDB's threads (default: as --partitions).")
+    private Integer duckdbThreads;
+
+    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "2GiB", converter = EngineOptions.SizeConverter.class,
+            description = "Generated TPC-H data kept in memory between runs, outside the pool (default: ${DEFAULT-VALUE}).")
+    private long cacheBytes;
+
+    @Option(names = "--explain", paramLabel = "N", defaultValue = "3",
+            description = "Show EXPLAIN ANALYZE of the N slowest Quiver queries (default: ${DEFAULT-VALUE}).")
+    private int explainSlowest;
+
+    @Override
+    public Integer call() {
+        BenchOptions options = options();
+        PrintWriter out = spec.commandLine().getOut();
+        TpchBenchmark.Report report;
+        try (PrintStream stream = new PrintStream(new WriterOutputStream(out), true, StandardCharsets.UTF_8)) {
+            report = TpchBenchmark.run(options, stream);
+        }
+        List<String> failures = new ArrayList<>();
+        for (QueryTiming timing : report.timings()) {
+            if (!timing.error().isEmpty()) {
+                failures.add("q" + timing.query() + " (" + timing.error() + ")");
+            }
+        }
+        if (!failures.isEmpty()) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "Error: %d of %d queries failed: %s%n", failures.size(), report.timings().size(), String.join(", ", failures));
+            err.flush();
+            return ErrorReporter.FAILURE;
+        }
+        return 0;
+    }
+
+    private BenchOptions options() {
+        try {
+            BenchOptions options = BenchOptions.defaults()
+                    .withScaleFactor(scaleFactor)
+                    .withTargetPartitions(partitions)
+                    .withMemoryLimit(memoryLimit)
+                    .withRuns(warmups, runs)
+                    .withDuckDb(!noDuckdb, duckdbThreads == null ? partitions : duckdbThreads)
+                    .withCacheLimit(cacheBytes)
+                    .withExplainSlowest(explainSlowest);
+            if (queries != null) {
+                List<Integer> numbers = new ArrayList<>();
+                for (String query : queries) {
+                    numbers.add(queryNumber(query));
+                }
+                options = options.withQueries(numbers);
+            }
+            return options;
+        } catch (QuiverException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid benchmark options: " + e.getMessage());
+        }
+    }
+
+    private int queryNumber(String text) {
+        String digits = text.strip().toLowerCase(Locale.ROOT);
+        digits = digits.startsWith("q") ? digits.substring(1) : digits;
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--queries': '" + text + "' is not a query number such as 5 or q5");
+        }
+    }
+}

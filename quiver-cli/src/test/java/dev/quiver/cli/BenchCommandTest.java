@@ -1,0 +1,40 @@
+package dev.quiver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.cli.CliRunner.Run;
+import org.junit.jupiter.api.Test;
+
+/** {@code quiver bench tpch} hands its options to the benchmark and reports per query. */
+class BenchCommandTest {
+    @Test
+    void runsTheChosenQueries() {
+        Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--queries", "q1,6", "--warmups", "0", "--runs", "1",
+                "--no-duckdb", "--explain", "0", "--partitions", "1", "--cache", "64MiB");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out())
+                .contains("TPC-H benchmark: sf=0.01, partitions=1")
+                .containsPattern("(?m)^q1 .* 4  ok$")
+                .containsPattern("(?m)^q6 .* 1  ok$")
+                .doesNotContain("q3 ");
+    }
+
+    @Test
+    void badQueryNumberExits2() {
+        Run run = CliRunner.run("bench", "tpch", "--queries", "1,x");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("Error: Invalid value for option '--queries': 'x' is not a query number");
+
+        Run outOfRange = CliRunner.run("bench", "tpch", "--queries", "23");
+        assertThat(outOfRange.exitCode()).isEqualTo(2);
+        assertThat(outOfRange.err()).startsWith("Error: Invalid benchmark options: TPC-H queries are numbered 1 to 22");
+    }
+
+    @Test
+    void benchWithoutABenchmarkExits2() {
+        Run run = CliRunner.run("bench");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("tpch");
+    }
+}
