@@ -14,7 +14,7 @@ final class QueryPlanning {
 
     static ExecutionPlan plan(Catalog catalog, Map<String, String> views, SessionSettings settings, String sql) {
         LogicalPlan logical = new SqlPlanner(catalog, views).plan(sql);
-        PhysicalPlanner physical = new PhysicalPlanner(PhysicalPlannerOptions.withTargetPartitions(settings.targetPartitions()));
+        PhysicalPlanner physical = new PhysicalPlanner(new PhysicalPlannerOptions(settings.targetPartitions(), settings.collectLeftMaxRows()));
         return physical.plan(logical.root(), logical.columnNames());
     }
 

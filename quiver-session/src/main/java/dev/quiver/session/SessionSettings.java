@@ -3,6 +3,7 @@ package dev.quiver.session;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.sql.physical.PhysicalPlannerOptions;
 import java.util.List;
 import java.util.Locale;
 
@@ -13,10 +14,13 @@ import java.util.Locale;
  * @param batchSize rows per batch ({@code batch_size})
  * @param memoryLimit bytes the session's memory pool may hand out; {@link Long#MAX_VALUE} is
  *     unlimited ({@code memory_limit}, e.g. {@code '2GiB'} or {@code 'unlimited'})
+ * @param collectLeftMaxRows hash joins whose build side is estimated at no more rows than this
+ *     collect it once and share it; larger ones hash-partition both sides
+ *     ({@code hash_join_collect_left_max_rows})
  */
-public record SessionSettings(int targetPartitions, int batchSize, long memoryLimit) {
+public record SessionSettings(int targetPartitions, int batchSize, long memoryLimit, long collectLeftMaxRows) {
     /** The names {@code SET} accepts. */
-    public static final List<String> NAMES = List.of("target_partitions", "batch_size", "memory_limit");
+    public static final List<String> NAMES = List.of("target_partitions", "batch_size", "memory_limit", "hash_join_collect_left_max_rows");
 
     public SessionSettings {
         if (targetPartitions < 1) {
@@ -28,15 +32,24 @@ public record SessionSettings(int targetPartitions, int batchSize, long memoryLi
         if (memoryLimit < 1) {
             throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "memory_limit must be positive, not " + memoryLimit);
         }
+        if (collectLeftMaxRows < 0) {
+            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "hash_join_collect_left_max_rows must not be negative, not " + collectLeftMaxRows);
+        }
+    }
+
+    /** Settings with the default hash-join threshold. */
+    public SessionSettings(int targetPartitions, int batchSize, long memoryLimit) {
+        this(targetPartitions, batchSize, memoryLimit, PhysicalPlannerOptions.DEFAULT_COLLECT_LEFT_MAX_ROWS);
     }
 
     /** A copy with setting {@code name} (case-insensitive) parsed from {@code value}. */
     public SessionSettings with(String name, String value) {
         String key = name.toLowerCase(Locale.ROOT);
         return switch (key) {
-            case "target_partitions" -> new SessionSettings(parseInt(key, value), batchSize, memoryLimit);
-            case "batch_size" -> new SessionSettings(targetPartitions, parseInt(key, value), memoryLimit);
-            case "memory_limit" -> new SessionSettings(targetPartitions, batchSize, parseMemoryLimit(value));
+            case "target_partitions" -> new SessionSettings(parseInt(key, value), batchSize, memoryLimit, collectLeftMaxRows);
+            case "batch_size" -> new SessionSettings(targetPartitions, parseInt(key, value), memoryLimit, collectLeftMaxRows);
+            case "memory_limit" -> new SessionSettings(targetPartitions, batchSize, parseMemoryLimit(value), collectLeftMaxRows);
+            case "hash_join_collect_left_max_rows" -> new SessionSettings(targetPartitions, batchSize, memoryLimit, parseInt(key, value));
             default -> throw new QuiverException(ErrorCode.INVALID_CONFIGURATION,
                     "Unknown setting '" + name + "'; valid settings are " + String.join(", ", NAMES));
         };

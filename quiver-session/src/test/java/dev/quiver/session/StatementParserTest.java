@@ -58,7 +58,7 @@ class StatementParserTest {
         assertThat(settings.with("batch_size", "100").batchSize()).isEqualTo(100);
         assertThatThrownBy(() -> settings.with("parallelism", "3"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
-                .hasMessageContaining("target_partitions, batch_size, memory_limit");
+                .hasMessageContaining("target_partitions, batch_size, memory_limit, hash_join_collect_left_max_rows");
         assertThatThrownBy(() -> settings.with("batch_size", "lots"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION));
         assertThatThrownBy(() -> settings.with("target_partitions", "0"))

@@ -61,6 +61,14 @@ final class Columns {
         }
     }
 
+    /** Copies the low words of 128-bit decimals known to fit a {@code long} (precision up to 18). */
+    static void loadDecimalLows(FieldVector vector, int rows, long[] low) {
+        ArrowBuf data = vector.getDataBuffer();
+        for (int i = 0; i < rows; i++) {
+            low[i] = data.getLong((long) i * 16);
+        }
+    }
+
     /** Fills {@code out[0, rows)} with the vector's null flags; returns false (and leaves out untouched) if it has none. */
     static boolean loadNulls(FieldVector vector, int rows, boolean[] out) {
         if (vector.getNullCount() == 0) {

@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.aggregate;
 
+import dev.quiver.engine.types.QuiverTypes;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -10,8 +11,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * SUM of decimals on 128-bit unscaled values. Each group's sum is a low and a high word; adding a
  * value is two {@code long} additions and a carry, as cheap as a {@code long} sum with an overflow
- * check, and it never needs a fallback. Whether the sum fits the result precision is checked once
- * per group when the result is written.
+ * check, and it never needs a fallback. Arguments of precision up to 18 are read as {@code long}s
+ * (their high word is the sign). Whether the sum fits the result precision is checked once per
+ * group when the result is written.
  */
 final class DecimalSumAccumulator extends Accumulator {
     private final String name;
@@ -44,14 +46,19 @@ final class DecimalSumAccumulator extends Accumulator {
 
     @Override
     void update(int[] groupIds, int rows, FieldVector arg) {
-        int argScale = ((ArrowType.Decimal) arg.getField().getType()).getScale();
-        if (argScale != scale) {
-            throw new IllegalStateException("SUM over scale " + argScale + " into scale " + scale + " for " + name);
+        ArrowType.Decimal argType = (ArrowType.Decimal) arg.getField().getType();
+        if (argType.getScale() != scale) {
+            throw new IllegalStateException("SUM over scale " + argType.getScale() + " into scale " + scale + " for " + name);
         }
         long[] valueLows = scratch().longs(rows);
+        boolean[] nulls = scratch().nulls(arg, rows);
+        if (argType.getPrecision() <= QuiverTypes.MAX_LONG_DECIMAL_PRECISION) {
+            Columns.loadDecimalLows(arg, rows, valueLows);
+            addLongs(groupIds, rows, valueLows, nulls);
+            return;
+        }
         long[] valueHighs = scratch().highs(rows);
         Columns.loadDecimals(arg, rows, valueLows, valueHighs);
-        boolean[] nulls = scratch().nulls(arg, rows);
         long[] l = lows;
         long[] h = highs;
         boolean[] seen = hasValue;
@@ -65,6 +72,32 @@ final class DecimalSumAccumulator extends Accumulator {
             long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
             long high = h[g];
             long addend = valueHighs[i];
+            long sumHigh = high + addend + carry;
+            if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
+                Decimal128.overflow("SUM for " + name);
+            }
+            l[g] = sumLow;
+            h[g] = sumHigh;
+            seen[g] = true;
+        }
+    }
+
+    /** The common case of values within 18 digits: each is a {@code long}, its high word the sign. */
+    private void addLongs(int[] groupIds, int rows, long[] values, boolean[] nulls) {
+        long[] l = lows;
+        long[] h = highs;
+        boolean[] seen = hasValue;
+        for (int i = 0; i < rows; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            int g = groupIds[i];
+            long low = l[g];
+            long value = values[i];
+            long sumLow = low + value;
+            long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
+            long high = h[g];
+            long addend = value >> 63;
             long sumHigh = high + addend + carry;
             if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
                 Decimal128.overflow("SUM for " + name);

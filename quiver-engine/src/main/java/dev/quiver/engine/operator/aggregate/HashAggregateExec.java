@@ -30,6 +30,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Output: the group columns (named {@code groupNames}), then one column per aggregate (FINAL,
  * SINGLE) or its state columns (PARTIAL).
+ *
+ * <p>Execution: each partition builds its own hash table of groups and
+ * accumulators from its whole input, then emits the groups in batches of at most the task's
+ * batch size, in order of first appearance. Memory is reserved in a reservation named
+ * {@code HashAggregateExec[mode=..., partition=...]}; FINAL and SINGLE fail with
+ * {@link dev.quiver.engine.error.ResourcesExhaustedException} when it cannot grow, PARTIAL emits
+ * what it holds and starts over instead, and switches to aggregating each batch on its own once it
+ * has seen 100,000 rows form more than half as many groups.
  */
 public final class HashAggregateExec extends AbstractExecutionPlan {
     private final AggregateMode mode;
