@@ -132,6 +132,22 @@ class SqlPlannerTest {
     }
 
     @Test
+    void estimatedDistinctCountsMakeNoKeys() {
+        Schema schema = new Schema(List.of(field("id", INT64, false)));
+        Statistics statistics = new Statistics(Estimate.exact(1000), Estimate.absent(),
+                List.of(ColumnStatistics.unknown().withDistinctCount(Estimate.inexact(1000))));
+        Catalog catalog = catalog(new TestingTpchCatalog.StubTable("t", schema, statistics));
+
+        LogicalPlan plan = new SqlPlanner(catalog, Map.of()).plan("select id, count(*) from t group by id");
+        RelNode scan = nodes(plan.root(), TableScan.class).get(0);
+        RelMetadataQuery mq = scan.getCluster().getMetadataQuery();
+
+        assertThat(mq.areColumnsUnique(scan, ImmutableBitSet.of(0))).isNotEqualTo(Boolean.TRUE);
+        assertThat(mq.getDistinctRowCount(scan, ImmutableBitSet.of(0), null)).isEqualTo(1000.0);
+        assertThat(nodes(plan.root(), Aggregate.class)).hasSize(1);
+    }
+
+    @Test
     void joinRowCountUsesKeyDistinctCounts() {
         RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select * from orders join customer on o_custkey = c_custkey").root();
         RelNode join = nodes(root, Join.class).get(0);
