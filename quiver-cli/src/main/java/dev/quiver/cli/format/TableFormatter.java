@@ -49,7 +49,8 @@ public final class TableFormatter implements ResultFormatter {
             for (int i = 0; i < widths.length; i++) {
                 Object value = row.get(i);
                 String text = value == null ? NULL_TEXT : ValueFormatter.format(value, result.columnTypes().get(i));
-                lines[i] = text.split("\r?\n", -1);
+                // split keeps no trailing empty strings: a plan's final line break adds no line
+                lines[i] = text.isEmpty() ? new String[] {""} : text.split("\r?\n");
                 for (String line : lines[i]) {
                     widths[i] = Math.max(widths[i], width(line));
                 }
