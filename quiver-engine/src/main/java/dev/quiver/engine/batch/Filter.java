@@ -1,8 +1,14 @@
 package dev.quiver.engine.batch;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -61,7 +67,119 @@ public final class Filter {
         int rows = batch.getRowCount();
         int count = countSelected(selection, rows);
         int[] indices = selectedIndices(selection, rows, count);
-        return Take.take(batch, indices, count, allocator);
+        List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
+        try {
+            for (FieldVector vector : batch.getFieldVectors()) {
+                vectors.add(gather(vector, indices, count, allocator));
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, count);
+    }
+
+    /**
+     * Rows {@code indices[0..count)} of {@code source} (all valid, ascending): fixed-width values
+     * and strings are copied buffer to buffer; other vectors go through {@link Take}.
+     */
+    public static FieldVector gather(FieldVector source, int[] indices, int count, BufferAllocator allocator) {
+        if (source instanceof BaseFixedWidthVector fixed && !(source instanceof BitVector) && fixed.getTypeWidth() > 0) {
+            return gatherFixed(fixed, indices, count, allocator);
+        }
+        if (source instanceof VarCharVector strings) {
+            return gatherStrings(strings, indices, count, allocator);
+        }
+        return Take.take(source, indices, count, allocator);
+    }
+
+    private static FieldVector gatherFixed(BaseFixedWidthVector source, int[] indices, int count, BufferAllocator allocator) {
+        BaseFixedWidthVector target = (BaseFixedWidthVector) source.getField().createVector(allocator);
+        try {
+            target.allocateNew(Math.max(count, 1));
+            int width = source.getTypeWidth();
+            ArrowBuf from = source.getDataBuffer();
+            ArrowBuf to = target.getDataBuffer();
+            switch (width) {
+                case 4 -> {
+                    for (int k = 0; k < count; k++) {
+                        to.setInt((long) k * 4, from.getInt((long) indices[k] * 4));
+                    }
+                }
+                case 8 -> {
+                    for (int k = 0; k < count; k++) {
+                        to.setLong((long) k * 8, from.getLong((long) indices[k] * 8));
+                    }
+                }
+                case 16 -> {
+                    for (int k = 0; k < count; k++) {
+                        long offset = (long) indices[k] * 16;
+                        to.setLong((long) k * 16, from.getLong(offset));
+                        to.setLong((long) k * 16 + 8, from.getLong(offset + 8));
+                    }
+                }
+                default -> {
+                    for (int k = 0; k < count; k++) {
+                        to.setBytes((long) k * width, from, (long) indices[k] * width, width);
+                    }
+                }
+            }
+            copyValidity(source, target.getValidityBuffer(), indices, count);
+            target.setValueCount(count);
+            return target;
+        } catch (RuntimeException e) {
+            target.close();
+            throw e;
+        }
+    }
+
+    private static FieldVector gatherStrings(VarCharVector source, int[] indices, int count, BufferAllocator allocator) {
+        VarCharVector target = (VarCharVector) source.getField().createVector(allocator);
+        try {
+            ArrowBuf offsets = source.getOffsetBuffer();
+            long bytes = 0;
+            for (int k = 0; k < count; k++) {
+                long offset = (long) indices[k] * 4;
+                bytes += offsets.getInt(offset + 4) - offsets.getInt(offset);
+            }
+            target.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
+            ArrowBuf data = source.getDataBuffer();
+            ArrowBuf targetOffsets = target.getOffsetBuffer();
+            ArrowBuf targetData = target.getDataBuffer();
+            int end = 0;
+            targetOffsets.setInt(0, 0);
+            for (int k = 0; k < count; k++) {
+                long offset = (long) indices[k] * 4;
+                int start = offsets.getInt(offset);
+                int length = offsets.getInt(offset + 4) - start;
+                targetData.setBytes(end, data, start, length);
+                end += length;
+                targetOffsets.setInt((long) (k + 1) * 4, end);
+            }
+            copyValidity(source, target.getValidityBuffer(), indices, count);
+            target.setLastSet(count - 1);
+            target.setValueCount(count);
+            return target;
+        } catch (RuntimeException e) {
+            target.close();
+            throw e;
+        }
+    }
+
+    private static void copyValidity(FieldVector source, ArrowBuf target, int[] indices, int count) {
+        if (source.getNullCount() == 0) {
+            int fullBytes = count >> 3;
+            target.setOne(0, fullBytes);
+            for (int k = fullBytes << 3; k < count; k++) {
+                BitVectorHelper.setBit(target, k);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            if (!source.isNull(indices[k])) {
+                BitVectorHelper.setBit(target, k);
+            }
+        }
     }
 
     private static boolean isSelected(ArrowBuf values, ArrowBuf validity, int index) {

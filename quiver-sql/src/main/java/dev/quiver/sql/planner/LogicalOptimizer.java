@@ -70,6 +70,7 @@ final class LogicalOptimizer {
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder, RuleSets.ofList(), null);
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        rel = AggregateRewrites.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SET_OPERATIONS);
         rel = ConditionFactoring.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, DISJUNCTION_EXPANSION);

@@ -54,17 +54,16 @@ public final class SqlPlanner {
             .withCaseSensitive(false)
             .withConformance(SqlConformanceEnum.DEFAULT);
 
-    // SUBSTR_POSTGRESQL and DATE only: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
+    // Single library functions: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
     static final SqlOperatorTable OPERATOR_TABLE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE));
+            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE, SqlLibraryOperators.CONCAT_FUNCTION));
 
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false);
 
-    // No implicit coercion: it accepts 'a' + 1 or SUM(varchar) as casts that can only fail at run time.
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
-            .withTypeCoercionEnabled(false);
+            .withTypeCoercionFactory(ComparisonCoercion::new);
 
     private final Catalog catalog;
     private final Map<String, String> views;

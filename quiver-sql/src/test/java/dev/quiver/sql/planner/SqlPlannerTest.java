@@ -19,10 +19,12 @@ import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import dev.quiver.sql.planner.TpchQueries.TpchQuery;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.plan.RelOptUtil;
@@ -130,6 +132,22 @@ class SqlPlannerTest {
     }
 
     @Test
+    void estimatedDistinctCountsMakeNoKeys() {
+        Schema schema = new Schema(List.of(field("id", INT64, false)));
+        Statistics statistics = new Statistics(Estimate.exact(1000), Estimate.absent(),
+                List.of(ColumnStatistics.unknown().withDistinctCount(Estimate.inexact(1000))));
+        Catalog catalog = catalog(new TestingTpchCatalog.StubTable("t", schema, statistics));
+
+        LogicalPlan plan = new SqlPlanner(catalog, Map.of()).plan("select id, count(*) from t group by id");
+        RelNode scan = nodes(plan.root(), TableScan.class).get(0);
+        RelMetadataQuery mq = scan.getCluster().getMetadataQuery();
+
+        assertThat(mq.areColumnsUnique(scan, ImmutableBitSet.of(0))).isNotEqualTo(Boolean.TRUE);
+        assertThat(mq.getDistinctRowCount(scan, ImmutableBitSet.of(0), null)).isEqualTo(1000.0);
+        assertThat(nodes(plan.root(), Aggregate.class)).hasSize(1);
+    }
+
+    @Test
     void joinRowCountUsesKeyDistinctCounts() {
         RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select * from orders join customer on o_custkey = c_custkey").root();
         RelNode join = nodes(root, Join.class).get(0);
@@ -172,21 +190,62 @@ class SqlPlannerTest {
         assertThat(nodes(root, Join.class)).allSatisfy(join -> assertThat(join.analyzeCondition().leftKeys).isNotEmpty());
     }
 
+    @Test
+    void stringComparedWithDateBecomesADateLiteral() {
+        RelNode root = nullablePlanner().plan("select a from t where d >= '2020-01-01' and b = 'x'").root();
+
+        assertThat(RelOptUtil.toString(root)).contains(">=($2, 2020-01-01)").contains("=($1, 'x')").doesNotContain("CAST");
+    }
+
+    @Test
+    void numericComparisonsGetNoCasts() {
+        RelNode root = nullablePlanner().plan("select a from t where c between 1 and 2 and a in (1, 2) and c < a").root();
+
+        assertThat(RelOptUtil.toString(root)).doesNotContain("CAST").doesNotContain("SEARCH");
+    }
+
+    @Test
+    void aggregateFilterBecomesCase() {
+        LogicalPlan plan = nullablePlanner().plan("select count(*) filter (where a > 1), sum(c) filter (where b = 'x'), count(*) from t");
+
+        Aggregate aggregate = nodes(plan.root(), Aggregate.class).get(0);
+        assertThat(aggregate.getAggCallList()).allSatisfy(call -> assertThat(call.filterArg).isEqualTo(-1));
+        assertThat(RelOptUtil.toString(plan.root())).contains("CASE(");
+        assertThat(types(plan.root().getRowType())).containsExactly("BIGINT NOT NULL", "DECIMAL(38, 2)", "BIGINT NOT NULL");
+    }
+
+    @Test
+    void notInOverNullableColumnsKeepsNullSemanticsWithoutLiteralAggregates() {
+        RelNode root = nullablePlanner().plan("select a from t where a not in (select x from u)").root();
+
+        assertThat(PlanInvariants.violations(root)).isEmpty();
+        assertThat(RelOptUtil.toString(root)).doesNotContain("LITERAL_AGG").contains("IS NULL");
+        assertThat(nodes(root, Join.class)).extracting(Join::getJoinType).contains(JoinRelType.LEFT).doesNotContain(JoinRelType.ANTI);
+    }
+
     private static List<String> types(RelDataType rowType) {
         return rowType.getFieldList().stream().map(RelDataTypeField::getType).map(RelDataType::getFullTypeString).toList();
     }
 
-    private static Catalog catalog(TableSource table) {
+    private static Catalog catalog(TableSource... tables) {
         return new Catalog() {
             @Override
             public Optional<TableSource> table(String name) {
-                return name.equalsIgnoreCase(table.name()) ? Optional.of(table) : Optional.empty();
+                return Arrays.stream(tables).filter(table -> table.name().equalsIgnoreCase(name)).findFirst();
             }
 
             @Override
             public Set<String> tableNames() {
-                return Set.of(table.name());
+                return Arrays.stream(tables).map(TableSource::name).collect(Collectors.toSet());
             }
         };
+    }
+
+    /** t(a BIGINT, b VARCHAR, c DECIMAL(10,2), d DATE) and u(x BIGINT, y VARCHAR), all nullable, no statistics. */
+    private static SqlPlanner nullablePlanner() {
+        Schema t = new Schema(List.of(field("a", INT64, true), field("b", UTF8, true), field("c", decimal(10, 2), true), field("d", DATE32, true)));
+        Schema u = new Schema(List.of(field("x", INT64, true), field("y", UTF8, true)));
+        return new SqlPlanner(catalog(new TestingTpchCatalog.StubTable("t", t, Statistics.unknown(t)),
+                new TestingTpchCatalog.StubTable("u", u, Statistics.unknown(u))), Map.of());
     }
 }

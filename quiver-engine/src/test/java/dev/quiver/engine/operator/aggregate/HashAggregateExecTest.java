@@ -20,9 +20,14 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.BinaryExpr;
+import dev.quiver.engine.expr.BinaryOperator;
+import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.PartitionRunner;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -48,15 +53,15 @@ class HashAggregateExecTest {
             QuiverTypes.field("b", QuiverTypes.BOOLEAN, true)));
 
     private static final List<List<Object>> ROWS = List.of(
-            row("a", 1, 10, 100L, 1.5, "1.25", "x", 10, true),
-            row("a", 2, 20, null, 2.5, "2.50", "y", 20, false),
-            row("b", 3, null, 300L, null, null, null, null, null),
-            row(null, 4, 5, 50L, 0.5, "0.05", "z", 5, true),
-            row(null, 5, null, null, null, null, null, null, null),
-            row("b", 6, 7, 70L, 7.0, "7.77", "w", 7, false),
-            row("c", 7, null, null, null, null, null, null, null));
+            row("a", 10, 100L, 1.5, "1.25", "x", 10, true),
+            row("a", 20, null, 2.5, "2.50", "y", 20, false),
+            row("b", null, 300L, null, null, null, null, null),
+            row(null, 5, 50L, 0.5, "0.05", "z", 5, true),
+            row(null, null, null, null, null, null, null, null),
+            row("b", 7, 70L, 7.0, "7.77", "w", 7, false),
+            row("c", null, null, null, null, null, null, null));
 
-    private static List<Object> row(String k, int order, Integer i, Long l, Double d, String m, String s, Integer dt, Boolean b) {
+    private static List<Object> row(String k, Integer i, Long l, Double d, String m, String s, Integer dt, Boolean b) {
         return Arrays.asList(k, i, l, d, m == null ? null : new BigDecimal(m), s, dt, b);
     }
 
@@ -210,14 +215,14 @@ class HashAggregateExecTest {
     @Test
     void distinctAggregatesCountEachValueOncePerGroup() {
         List<List<Object>> rows = List.of(
-                row("a", 0, 1, 1L, 1.0, "1.00", "x", 1, true),
-                row("a", 0, 1, 1L, 1.0, "1.00", "x", 1, true),
-                row("a", 0, 2, 1L, 1.0, "2.00", "y", 1, true),
-                row("a", 0, null, 1L, 1.0, null, null, 1, true),
-                row("b", 0, 1, 1L, 1.0, "1.00", "x", 1, true),
-                row("b", 0, 5, 1L, 1.0, "5.01", "x", 1, true),
-                row("b", 0, 5, 1L, 1.0, "5.01", "x", 1, true),
-                row("c", 0, null, 1L, 1.0, null, null, 1, true));
+                row("a", 1, 1L, 1.0, "1.00", "x", 1, true),
+                row("a", 1, 1L, 1.0, "1.00", "x", 1, true),
+                row("a", 2, 1L, 1.0, "2.00", "y", 1, true),
+                row("a", null, 1L, 1.0, null, null, 1, true),
+                row("b", 1, 1L, 1.0, "1.00", "x", 1, true),
+                row("b", 5, 1L, 1.0, "5.01", "x", 1, true),
+                row("b", 5, 1L, 1.0, "5.01", "x", 1, true),
+                row("c", null, 1L, 1.0, null, null, 1, true));
         List<AggregateExpr> aggregates = List.of(
                 AggregateTesting.distinct(COUNT, col(SCHEMA, "s"), "cd_s", QuiverTypes.INT64),
                 distinct(SUM, col(SCHEMA, "i"), "sd_i", QuiverTypes.INT64),
@@ -308,7 +313,7 @@ class HashAggregateExecTest {
     void outputBatchesHoldAtMostTheBatchSize() {
         List<List<Object>> rows = new ArrayList<>();
         for (int r = 0; r < 100; r++) {
-            rows.add(row("k" + (r % 10), r, r, (long) r, 1.0, "1.00", "s", 1, true));
+            rows.add(row("k" + (r % 10), r, (long) r, 1.0, "1.00", "s", 1, true));
         }
         try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(3, 2))) {
             HashAggregateExec plan = single(new MemoryScanExec(SCHEMA, List.of(rows)), List.of("k"), List.of(countStar()));
@@ -390,12 +395,43 @@ class HashAggregateExecTest {
 
     @Test
     void argumentsMayBeExpressions() {
-        PhysicalExpr literal = new dev.quiver.engine.expr.LiteralExpr(3L, QuiverTypes.INT64);
+        PhysicalExpr literal = new LiteralExpr(3L, QuiverTypes.INT64);
         try (TestingContext tc = new TestingContext()) {
             HashAggregateExec plan = single(new MemoryScanExec(SCHEMA, List.of(ROWS)), List.of("k"),
                     List.of(agg(SUM, literal, "sum_3", QuiverTypes.INT64)));
             assertThat(tc.rows(plan)).containsExactlyInAnyOrder(
                     Arrays.asList("a", 6L), Arrays.asList("b", 6L), Arrays.asList(null, 6L), Arrays.asList("c", 3L));
+        }
+    }
+    @Test
+    void groupKeysMayBeExpressions() {
+        PhysicalExpr parity = new BinaryExpr(BinaryOperator.MODULO, col(intSchema(), "v"),
+                new LiteralExpr(2L, QuiverTypes.INT64), QuiverTypes.INT64);
+        try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(7, 2))) {
+            HashAggregateExec plan = new HashAggregateExec(AggregateMode.SINGLE, List.of(parity), List.of("parity"),
+                    List.of(countStar(), agg(SUM, col(intSchema(), "v"), "sum_v", QuiverTypes.INT64)),
+                    new MemoryScanExec(intSchema(), List.of(manyGroups(100, 10))));
+            assertThat(tc.rows(plan)).containsExactlyInAnyOrder(List.of(0L, 50L, 2450L), List.of(1L, 50L, 2500L));
+        }
+    }
+
+    @Test
+    void partialRepartitionFinalEqualsSingle() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < 5000; r++) {
+            rows.add(row(r % 13 == 0 ? null : "k" + r % 37, r % 11 == 0 ? null : r, (long) r * 3, r * 0.25,
+                    r % 7 == 0 ? null : r + ".01", "s" + r % 101, r % 400, r % 3 == 0));
+        }
+        List<AggregateExpr> aggregates = everyFunction();
+        try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(128, 3))) {
+            List<List<Object>> expected = tc.rows(single(new MemoryScanExec(SCHEMA, List.of(rows)), List.of("k", "b"), aggregates));
+            assertThat(expected).hasSize(38 * 2);
+            HashAggregateExec partial = partial(MemoryScanExec.split(SCHEMA, rows, 3), List.of("k", "b"), aggregates);
+            List<PhysicalExpr> keys = List.of(col(partial.schema(), "k"), col(partial.schema(), "b"));
+            HashAggregateExec two = new HashAggregateExec(AggregateMode.FINAL, keys, List.of("k", "b"), aggregates,
+                    new RepartitionExec(partial, new Partitioning.Hash(keys, 3)));
+            assertThat(allRows(two, tc.context())).containsExactlyInAnyOrderElementsOf(expected);
+            tc.reset();
         }
     }
 }

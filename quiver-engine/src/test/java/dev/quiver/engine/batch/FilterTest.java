@@ -1,0 +1,68 @@
+package dev.quiver.engine.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.engine.testing.TestingContext;
+import dev.quiver.engine.types.QuiverTypes;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+class FilterTest {
+    private static final Schema SCHEMA = new Schema(List.of(
+            QuiverTypes.field("i", QuiverTypes.INT32, true),
+            QuiverTypes.field("l", QuiverTypes.INT64, false),
+            QuiverTypes.field("d", QuiverTypes.decimal(15, 2), true),
+            QuiverTypes.field("s", QuiverTypes.UTF8, true),
+            QuiverTypes.field("b", QuiverTypes.BOOLEAN, true),
+            QuiverTypes.field("day", QuiverTypes.DATE32, true),
+            QuiverTypes.field("f", QuiverTypes.FLOAT64, true)));
+
+    @Test
+    void keepsExactlyTheTrueRowsOfEveryType() {
+        Random random = new Random(5);
+        for (int rows : new int[] {0, 1, 63, 64, 65, 200, 1000}) {
+            List<List<Object>> data = new ArrayList<>();
+            List<Boolean> selection = new ArrayList<>();
+            for (int r = 0; r < rows; r++) {
+                boolean nulls = random.nextInt(5) == 0;
+                data.add(Arrays.asList(nulls ? null : random.nextInt(), (long) r, nulls ? null : BigDecimal.valueOf(random.nextInt(100000), 2),
+                        nulls ? null : "s" + random.nextInt(1000), nulls ? null : random.nextBoolean(), nulls ? null : random.nextInt(20000),
+                        nulls ? null : random.nextDouble()));
+                int pick = random.nextInt(3);
+                selection.add(pick == 0 ? null : pick == 1);
+            }
+            try (TestingContext testing = new TestingContext();
+                    VectorSchemaRoot batch = Batches.fromRows(SCHEMA, data, testing.allocator());
+                    BitVector bits = new BitVector("sel", testing.allocator())) {
+                bits.allocateNew(Math.max(rows, 1));
+                for (int r = 0; r < rows; r++) {
+                    if (selection.get(r) == null) {
+                        bits.setNull(r);
+                    } else {
+                        bits.set(r, selection.get(r) ? 1 : 0);
+                    }
+                }
+                bits.setValueCount(rows);
+                List<List<Object>> expected = new ArrayList<>();
+                for (int r = 0; r < rows; r++) {
+                    if (Boolean.TRUE.equals(selection.get(r))) {
+                        expected.add(data.get(r));
+                    }
+                }
+                assertThat(Filter.countSelected(bits, rows)).isEqualTo(expected.size());
+                try (VectorSchemaRoot filtered = Filter.filter(batch, bits, testing.allocator())) {
+                    assertThat(filtered.getRowCount()).isEqualTo(expected.size());
+                    assertThat(Batches.toRows(filtered)).isEqualTo(expected);
+                }
+                assertThat(Batches.toRows(batch)).isEqualTo(data);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.quiver.sql.planner;
+
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
+
+/**
+ * Implicit casts only where they are unsurprising: a string compared with a date, timestamp,
+ * number or boolean ({@code o_orderdate >= '1995-01-01'}) becomes that type, and the branches of
+ * CASE, IN lists and set operations get a common type. Arithmetic and function arguments are not
+ * coerced, so {@code 'a' + 1} or {@code SUM(varchar)} fail while planning (TYPE_MISMATCH) instead
+ * of as casts that fail while running.
+ */
+final class ComparisonCoercion extends TypeCoercionImpl {
+    ComparisonCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
+        super(typeFactory, validator);
+    }
+
+    @Override
+    public boolean binaryComparisonCoercion(SqlCallBinding binding) {
+        // Comparable types (numbers of any kind, dates with dates) need no cast; only strings
+        // against another type do. This covers BETWEEN's three operands too.
+        boolean anyCharacter = false;
+        boolean anyOther = false;
+        for (int i = 0; i < binding.getOperandCount(); i++) {
+            RelDataType type = binding.getOperandType(i);
+            if (SqlTypeUtil.isCharacter(type)) {
+                anyCharacter = true;
+            } else if (!SqlTypeUtil.isNull(type)) {
+                anyOther = true;
+            }
+        }
+        return anyCharacter && anyOther && super.binaryComparisonCoercion(binding);
+    }
+
+    @Override
+    public boolean binaryArithmeticCoercion(SqlCallBinding binding) {
+        return false;
+    }
+
+    @Override
+    public boolean builtinFunctionCoercion(SqlCallBinding binding, List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
+        return false;
+    }
+
+    @Override
+    public boolean userDefinedFunctionCoercion(SqlValidatorScope scope, SqlCall call, SqlFunction function) {
+        return false;
+    }
+}
