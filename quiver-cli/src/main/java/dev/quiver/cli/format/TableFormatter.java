@@ -23,9 +23,23 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class TableFormatter implements ResultFormatter {
     static final String NULL_TEXT = "NULL";
 
+    /** Keeps the rows until the end: column widths depend on every row. */
     @Override
-    public void write(ResultTable result, Duration elapsed, PrintWriter out) {
-        write(result, Integer.MAX_VALUE, elapsed, out);
+    public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
+        List<String> names = List.copyOf(columnNames);
+        List<ArrowType> types = List.copyOf(columnTypes);
+        List<List<Object>> rows = new ArrayList<>();
+        return new RowWriter() {
+            @Override
+            public void writeRows(List<List<Object>> more) {
+                rows.addAll(more);
+            }
+
+            @Override
+            public void finish(Duration elapsed) {
+                write(new ResultTable(names, types, rows), Integer.MAX_VALUE, elapsed, out);
+            }
+        };
     }
 
     /**
@@ -49,7 +63,8 @@ public final class TableFormatter implements ResultFormatter {
             for (int i = 0; i < widths.length; i++) {
                 Object value = row.get(i);
                 String text = value == null ? NULL_TEXT : ValueFormatter.format(value, result.columnTypes().get(i));
-                lines[i] = text.split("\r?\n", -1);
+                // split keeps no trailing empty strings: a plan's final line break adds no line
+                lines[i] = text.isEmpty() ? new String[] {""} : text.split("\r?\n");
                 for (String line : lines[i]) {
                     widths[i] = Math.max(widths[i], width(line));
                 }

@@ -87,7 +87,7 @@ class FormattersTest {
     @Test
     void tableSpreadsMultiLineValuesOverLines() {
         ResultTable table = new ResultTable(List.of("plan"), List.of(UTF8),
-                List.of(row("ProjectionExec: a\n  FilterExec: a > 1")));
+                List.of(row("ProjectionExec: a\n  FilterExec: a > 1\n")));
         assertThat(render(OutputFormat.TABLE, table, Duration.ofMillis(1500))).isEqualTo("""
                  plan
                 ---------------------

@@ -24,7 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * A Quiver {@link TableSource} seen by Calcite. {@code unwrap(TableSource.class)} gives the source
  * back to the physical planner. The source's statistics feed the optimizer: the row count, every
- * column whose distinct count equals the row count as a unique key, and per-column distinct
+ * column whose exact distinct count equals the exact row count as a unique key, and per-column distinct
  * counts through the {@link BuiltInMetadata.DistinctRowCount.Handler} that Calcite's metadata
  * looks up on the table of a scan.
  */
@@ -61,10 +61,20 @@ public final class QuiverTable extends AbstractTable implements BuiltInMetadata.
         return Statistics.of(rows.getAsLong(), keys);
     }
 
+    /**
+     * Only exact counts make a key: Calcite uses keys to drop aggregates and distincts, so an
+     * estimate that happens to equal the row count would change results.
+     */
     private boolean isUnique(int column) {
         Estimate rows = statistics.rowCount();
         Estimate distinct = columnStatistics(column).distinctCount();
-        return rows.isKnown() && distinct.isKnown() && rows.value() > 0 && distinct.value() == rows.value();
+        return rows.isExact() && distinct.isExact() && rows.value() > 0 && distinct.value() == rows.value();
+    }
+
+    private boolean isEstimatedUnique(int column) {
+        Estimate rows = statistics.rowCount();
+        Estimate distinct = columnStatistics(column).distinctCount();
+        return rows.isKnown() && distinct.isKnown() && rows.value() > 0 && distinct.value() >= rows.value();
     }
 
     private ColumnStatistics columnStatistics(int column) {
@@ -86,7 +96,7 @@ public final class QuiverTable extends AbstractTable implements BuiltInMetadata.
         double distinct = 1;
         boolean unique = false;
         for (int column : groupKey) {
-            if (isUnique(column)) {
+            if (isEstimatedUnique(column)) {
                 unique = true;
                 break;
             }

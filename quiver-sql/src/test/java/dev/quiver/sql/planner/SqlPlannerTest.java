@@ -132,6 +132,22 @@ class SqlPlannerTest {
     }
 
     @Test
+    void estimatedDistinctCountsMakeNoKeys() {
+        Schema schema = new Schema(List.of(field("id", INT64, false)));
+        Statistics statistics = new Statistics(Estimate.exact(1000), Estimate.absent(),
+                List.of(ColumnStatistics.unknown().withDistinctCount(Estimate.inexact(1000))));
+        Catalog catalog = catalog(new TestingTpchCatalog.StubTable("t", schema, statistics));
+
+        LogicalPlan plan = new SqlPlanner(catalog, Map.of()).plan("select id, count(*) from t group by id");
+        RelNode scan = nodes(plan.root(), TableScan.class).get(0);
+        RelMetadataQuery mq = scan.getCluster().getMetadataQuery();
+
+        assertThat(mq.areColumnsUnique(scan, ImmutableBitSet.of(0))).isNotEqualTo(Boolean.TRUE);
+        assertThat(mq.getDistinctRowCount(scan, ImmutableBitSet.of(0), null)).isEqualTo(1000.0);
+        assertThat(nodes(plan.root(), Aggregate.class)).hasSize(1);
+    }
+
+    @Test
     void joinRowCountUsesKeyDistinctCounts() {
         RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select * from orders join customer on o_custkey = c_custkey").root();
         RelNode join = nodes(root, Join.class).get(0);
@@ -179,6 +195,23 @@ class SqlPlannerTest {
         RelNode root = nullablePlanner().plan("select a from t where d >= '2020-01-01' and b = 'x'").root();
 
         assertThat(RelOptUtil.toString(root)).contains(">=($2, 2020-01-01)").contains("=($1, 'x')").doesNotContain("CAST");
+    }
+
+    @Test
+    void constantDateArithmeticIsFolded() {
+        RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select o_orderkey from orders where o_orderdate in ("
+                + "date '1995-01-31' + interval '1' month, date '1996-03-01' - interval '1' day, date('1994-01-01') + interval '1' year,"
+                + " date '1994-01-01' - interval '90' day)").root();
+
+        assertThat(RelOptUtil.toString(root)).contains("1995-02-28", "1996-02-29", "1995-01-01", "1993-10-03").doesNotContain("INTERVAL");
+    }
+
+    @Test
+    void tpchConstantsAreFoldedInOrder() {
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(1).root())).contains("<=($6, 1998-09-02)");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(6).root()))
+                .contains(">=($3, 1994-01-01), <($3, 1995-01-01), >=($2, 0.05:DECIMAL(4, 2)), <=($2, 0.07:DECIMAL(4, 2))");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(19).root())).contains("<=($1, 11)", "<=($1, 20)", "<=($1, 30)");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.quiver.engine.expr.kernel;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,30 +19,36 @@ public final class Operand implements AutoCloseable {
     private final FieldVector vector;
     private final Object constant;
     private final int rows;
+    private final boolean owned;
 
-    private Operand(ArrowType type, FieldVector vector, Object constant, int rows) {
+    private Operand(ArrowType type, FieldVector vector, Object constant, int rows, boolean owned) {
         this.type = requireNonNull(type, "type is null");
         this.vector = vector;
         this.constant = constant;
         this.rows = rows;
+        this.owned = owned;
     }
 
     /** Evaluates {@code expr} over {@code batch}, keeping a literal as a constant. */
     public static Operand evaluate(PhysicalExpr expr, VectorSchemaRoot batch, BufferAllocator allocator) {
         if (expr instanceof LiteralExpr literal) {
-            return new Operand(literal.type(), null, literal.value(), batch.getRowCount());
+            return new Operand(literal.type(), null, literal.value(), batch.getRowCount(), false);
         }
-        return new Operand(expr.type(), expr.evaluate(batch, allocator), null, batch.getRowCount());
+        if (expr instanceof ColumnExpr column) {
+            // kernels only read their operands, so a column is borrowed from the batch, not shared
+            return new Operand(column.type(), batch.getVector(column.index()), null, batch.getRowCount(), false);
+        }
+        return new Operand(expr.type(), expr.evaluate(batch, allocator), null, batch.getRowCount(), true);
     }
 
     /** A constant operand of {@code rows} rows. */
     public static Operand constant(ArrowType type, Object value, int rows) {
-        return new Operand(type, null, value, rows);
+        return new Operand(type, null, value, rows, false);
     }
 
     /** An operand over a vector this operand now owns. */
     public static Operand of(ArrowType type, FieldVector vector, int rows) {
-        return new Operand(type, requireNonNull(vector, "vector is null"), null, rows);
+        return new Operand(type, requireNonNull(vector, "vector is null"), null, rows, true);
     }
 
     public ArrowType type() {
@@ -89,7 +96,7 @@ public final class Operand implements AutoCloseable {
 
     @Override
     public void close() {
-        if (vector != null) {
+        if (owned) {
             vector.close();
         }
     }

@@ -10,7 +10,9 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -64,7 +66,10 @@ public final class RepartitionExec extends AbstractExecutionPlan {
 
     @Override
     public String displayLine() {
-        return "RepartitionExec: partitioning=" + partitioning + ", input_partitions=" + input.outputPartitioning().partitionCount();
+        String shown = partitioning instanceof Partitioning.Hash hash
+                ? "Hash([" + hash.keys().stream().map(PhysicalExpr::display).collect(Collectors.joining(", ")) + "], " + hash.partitionCount() + ")"
+                : partitioning.toString();
+        return "RepartitionExec: partitioning=" + shown + ", input_partitions=" + input.outputPartitioning().partitionCount();
     }
 
     @Override

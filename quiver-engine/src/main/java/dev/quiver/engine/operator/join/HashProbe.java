@@ -12,8 +12,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Looks up a probe batch in the build side's hash table: hashes the probe keys column by column,
- * walks each row's chain collecting rows whose hash tag matches, then keeps the pairs whose keys
- * are equal, comparing column by column over the whole chunk. A chain is resumed where the last
+ * collects the rows of each probe row's group (same hash tag), then keeps the pairs whose keys
+ * are equal, comparing column by column over the whole chunk. A group is resumed where the last
  * chunk stopped. Arrays are reused across batches: nothing is allocated per row.
  */
 final class HashProbe implements PairSource {
@@ -75,31 +75,36 @@ final class HashProbe implements PairSource {
     public int fill(int[] buildRows, int[] probeRows, int max) {
         int count = 0;
         int row = probeRow;
-        int next = chain;
+        int candidate = chain;
         while (row < rows && count < max) {
-            if (next == NEW_ROW) {
+            if (candidate == NEW_ROW) {
                 if (nulls[row]) {
                     row++;
                     continue;
                 }
-                next = table.head(hashes[row]);
-            }
-            long hash = hashes[row];
-            while (next != JoinHashTable.END && count < max) {
-                if (table.tagMatches(next, hash)) {
-                    buildRows[count] = next;
-                    probeRows[count] = row;
-                    count++;
+                long entry = table.find(hashes[row]);
+                if (entry == 0) {
+                    row++;
+                    continue;
                 }
-                next = table.next(next);
+                buildRows[count] = JoinHashTable.firstRow(entry);
+                probeRows[count] = row;
+                count++;
+                candidate = JoinHashTable.hasMore(entry) ? table.next(JoinHashTable.firstRow(entry)) : JoinHashTable.END;
             }
-            if (next == JoinHashTable.END) {
+            while (candidate != JoinHashTable.END && count < max) {
+                buildRows[count] = candidate;
+                probeRows[count] = row;
+                count++;
+                candidate = table.next(candidate);
+            }
+            if (candidate == JoinHashTable.END) {
                 row++;
-                next = NEW_ROW;
+                candidate = NEW_ROW;
             }
         }
         probeRow = row;
-        chain = next;
+        chain = candidate;
         List<FieldVector> buildKeys = build.keys();
         for (int k = 0; k < kernels.size() && count > 0; k++) {
             count = kernels.get(k).retainEqual(buildKeys.get(k), keyVectors.get(k), buildRows, probeRows, count);

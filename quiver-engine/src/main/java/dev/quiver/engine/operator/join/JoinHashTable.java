@@ -5,36 +5,40 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * A chained hash table over the rows of the (single, concatenated) build batch, held in three
- * primitive arrays and no per-row objects: {@code heads[bucket]} is the first row of a bucket,
- * {@code next[row]} the following row of the same bucket, and {@code tags[row]} the upper 32 bits
- * of the row's hash, compared before any key column is read. Rows whose key has a NULL are not
- * inserted: they never match.
+ * A hash table over the rows of the (single, concatenated) build batch, held in two primitive
+ * arrays and no per-row objects.
  *
- * <p>Chains list rows in ascending order, so equal keys come out in build order. Immutable once
- * built, so the partitions of a collect-left join probe it concurrently.
+ * <p>{@code slots} is open-addressed with linear probing. A slot holds the upper 32 bits of a hash
+ * (the tag) and the first row of the group of rows with that tag whose probe sequence reaches
+ * that slot first; {@code next[row]} links the group's further rows. Rows of one key always land
+ * in one group; a group may also hold other keys with the same tag, which the caller's key
+ * comparison removes. A flag in the slot says whether the group has more than one row, so that
+ * the common unique-key probe touches one slot and no {@code next} entry: one cache miss fewer.
+ *
+ * <p>Rows whose key has a NULL are not inserted: they never match. Groups list rows in ascending
+ * order. Immutable once built, so the partitions of a collect-left join probe it concurrently.
  */
 final class JoinHashTable {
-    /** Marks the end of a chain. */
+    /** Marks the end of a group's chain. */
     static final int END = -1;
     private static final int CHUNK = 4096;
+    private static final long MORE = 0x8000_0000L;
+    private static final long ROW_MASK = 0x7FFF_FFFFL;
 
-    private final int[] heads;
+    private final long[] slots;
     private final int[] next;
-    private final int[] tags;
     private final int mask;
 
     private JoinHashTable(int capacity, int rows) {
-        this.heads = new int[capacity];
+        this.slots = new long[capacity];
         this.next = new int[rows];
-        this.tags = new int[rows];
         this.mask = capacity - 1;
-        Arrays.fill(heads, END);
+        Arrays.fill(next, END);
     }
 
-    /** Buckets for {@code rows} rows: a power of two keeping the load factor at most 0.75. */
+    /** Slots for {@code rows} rows: a power of two keeping the load factor at most 0.625. */
     static int capacity(int rows) {
-        long wanted = Math.max(16, (long) rows * 4 / 3 + 1);
+        long wanted = Math.max(16, (long) rows * 8 / 5 + 1);
         long capacity = Long.highestOneBit(wanted - 1) << 1;
         if (capacity > 1 << 30) {
             throw new IllegalArgumentException("join build side too large for one hash table: " + rows + " rows");
@@ -42,48 +46,74 @@ final class JoinHashTable {
         return (int) capacity;
     }
 
-    /** Heap bytes of a table over {@code rows} rows, to reserve before building it. */
+    /** Heap bytes of a table over {@code rows} rows (and the hashing buffers), to reserve before building it. */
     static long estimatedBytes(int rows) {
-        return 4L * capacity(rows) + 8L * rows + 8L * CHUNK + CHUNK;
+        return 8L * capacity(rows) + 4L * rows + 9L * CHUNK;
     }
 
-    /** Hashes the key columns of rows {@code [0, rows)} and links every row without a NULL key. */
+    /** Hashes the key columns of rows {@code [0, rows)} and inserts every row without a NULL key. */
     static JoinHashTable build(List<FieldVector> keys, List<KeyKernel> kernels, int rows) {
         JoinHashTable table = new JoinHashTable(capacity(rows), rows);
         long[] hashes = new long[Math.min(CHUNK, Math.max(rows, 1))];
         boolean[] nulls = new boolean[hashes.length];
-        // Walk the rows backwards and push each on its chain's head: chains end up ascending.
+        // Walk the rows backwards and push each in front of its group: groups end up ascending.
         int lastChunkStart = rows == 0 ? 0 : ((rows - 1) / CHUNK) * CHUNK;
         for (int start = lastChunkStart; start >= 0 && rows > 0; start -= CHUNK) {
             int count = Math.min(CHUNK, rows - start);
             KeyKernel.hashRows(keys, kernels, start, count, hashes, nulls);
             for (int i = count - 1; i >= 0; i--) {
-                if (nulls[i]) {
-                    continue;
+                if (!nulls[i]) {
+                    table.insert(start + i, hashes[i]);
                 }
-                int row = start + i;
-                long hash = hashes[i];
-                int bucket = (int) hash & table.mask;
-                table.tags[row] = (int) (hash >>> 32);
-                table.next[row] = table.heads[bucket];
-                table.heads[bucket] = row;
             }
         }
         return table;
     }
 
-    /** The first row of the chain {@code hash} falls in, or {@link #END}. */
-    int head(long hash) {
-        return heads[(int) hash & mask];
+    private void insert(int row, long hash) {
+        long tag = hash & 0xFFFF_FFFF_0000_0000L;
+        int slot = (int) hash & mask;
+        while (true) {
+            long entry = slots[slot];
+            if (entry == 0) {
+                slots[slot] = tag | (row + 1L);
+                return;
+            }
+            if ((entry & 0xFFFF_FFFF_0000_0000L) == tag) {
+                next[row] = (int) ((entry & ROW_MASK) - 1);
+                slots[slot] = tag | MORE | (row + 1L);
+                return;
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
-    /** The row after {@code row} in its chain, or {@link #END}. */
+    /**
+     * The group {@code hash} falls in, as an encoded entry for {@link #firstRow} and
+     * {@link #hasMore}, or 0 when no row has its tag.
+     */
+    long find(long hash) {
+        long tag = hash & 0xFFFF_FFFF_0000_0000L;
+        int slot = (int) hash & mask;
+        while (true) {
+            long entry = slots[slot];
+            if (entry == 0 || (entry & 0xFFFF_FFFF_0000_0000L) == tag) {
+                return entry;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    static int firstRow(long entry) {
+        return (int) ((entry & ROW_MASK) - 1);
+    }
+
+    static boolean hasMore(long entry) {
+        return (entry & MORE) != 0;
+    }
+
+    /** The row after {@code row} in its group, or {@link #END}. */
     int next(int row) {
         return next[row];
-    }
-
-    /** Whether {@code row}'s hash could equal {@code hash} (same upper 32 bits). */
-    boolean tagMatches(int row, long hash) {
-        return tags[row] == (int) (hash >>> 32);
     }
 }

@@ -71,6 +71,14 @@ class RepartitionExecTest {
     }
 
     @Test
+    void displaysKeysAsExpressions() {
+        RepartitionExec plan = new RepartitionExec(MemoryScanExec.split(SCHEMA, rows(3), 3), hashOnK(4));
+        assertThat(plan.displayLine()).isEqualTo("RepartitionExec: partitioning=Hash([k@0], 4), input_partitions=3");
+        assertThat(new RepartitionExec(plan, new Partitioning.RoundRobin(2)).displayLine())
+                .isEqualTo("RepartitionExec: partitioning=RoundRobin(2), input_partitions=4");
+    }
+
+    @Test
     void hashGathersSmallPiecesUpToTheBatchSize() {
         try (TestingContext testing = testing(100)) {
             RepartitionExec plan = new RepartitionExec(MemoryScanExec.split(SCHEMA, rows(5000), 2), hashOnK(4));
