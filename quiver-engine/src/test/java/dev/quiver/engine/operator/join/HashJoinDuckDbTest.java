@@ -7,8 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.testing.TestingContext;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Random inputs joined by Quiver and by DuckDB (in process): the results must be equal as multisets. */
@@ -114,6 +118,23 @@ class HashJoinDuckDbTest {
             testing.reset();
             assertThat(actual).hasSameSizeAs(expected);
             // multisets as maps: AssertJ's any-order comparison is quadratic
+            assertThat(counts(actual)).isEqualTo(counts(expected));
+        }
+    }
+
+    /** The plan shape the SQL layer builds: hash repartitions below a partitioned join, a coalesce above it. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(JoinType.class)
+    void partitionedJoinOverHashRepartitions(JoinType type) throws SQLException {
+        List<PhysicalExpr> leftKeys = JoinFixtures.leftKeys(2);
+        List<PhysicalExpr> rightKeys = JoinFixtures.rightKeys(2);
+        ExecutionPlan left = new RepartitionExec(MemoryScanExec.split(LEFT, leftRows, 2), new Partitioning.Hash(leftKeys, 3));
+        ExecutionPlan right = new RepartitionExec(MemoryScanExec.split(RIGHT, rightRows, 3), new Partitioning.Hash(rightKeys, 3));
+        HashJoinExec join = new HashJoinExec(left, right, leftKeys, rightKeys, type, Optional.of(JoinFixtures.LV_LESS_THAN_RV),
+                PartitionMode.PARTITIONED);
+        List<List<Object>> expected = duckDbRows(type, "l.lk1 = r.rk1 AND l.lk2 = r.rk2 AND l.lv < r.rv");
+        try (TestingContext testing = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(128, 3))) {
+            List<List<Object>> actual = testing.rows(join);
             assertThat(counts(actual)).isEqualTo(counts(expected));
         }
     }
