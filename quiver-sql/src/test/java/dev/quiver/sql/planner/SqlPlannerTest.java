@@ -198,6 +198,23 @@ class SqlPlannerTest {
     }
 
     @Test
+    void constantDateArithmeticIsFolded() {
+        RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select o_orderkey from orders where o_orderdate in ("
+                + "date '1995-01-31' + interval '1' month, date '1996-03-01' - interval '1' day, date('1994-01-01') + interval '1' year,"
+                + " date '1994-01-01' - interval '90' day)").root();
+
+        assertThat(RelOptUtil.toString(root)).contains("1995-02-28", "1996-02-29", "1995-01-01", "1993-10-03").doesNotContain("INTERVAL");
+    }
+
+    @Test
+    void tpchConstantsAreFoldedInOrder() {
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(1).root())).contains("<=($6, 1998-09-02)");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(6).root()))
+                .contains(">=($3, 1994-01-01), <($3, 1995-01-01), >=($2, 0.05:DECIMAL(4, 2)), <=($2, 0.07:DECIMAL(4, 2))");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(19).root())).contains("<=($1, 11)", "<=($1, 20)", "<=($1, 30)");
+    }
+
+    @Test
     void numericComparisonsGetNoCasts() {
         RelNode root = nullablePlanner().plan("select a from t where c between 1 and 2 and a in (1, 2) and c < a").root();
 
