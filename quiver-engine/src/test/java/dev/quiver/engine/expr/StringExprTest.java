@@ -104,6 +104,13 @@ class StringExprTest {
                     .containsExactly(true, null, null, null);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.UTF8, words, c -> new InListExpr(c, Arrays.asList("MAIL", null), true)))
                     .containsExactly(false, null, null, null);
+            List<Object> many = new java.util.ArrayList<>();
+            for (int k = 0; k < 40; k++) {
+                many.add("v" + k);
+            }
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.UTF8, Arrays.asList("v7", "v39", "v40", "", null, "v"),
+                    c -> new InListExpr(c, many, false)))
+                    .containsExactly(true, true, false, false, null, false);
             List<Object> sizes = Arrays.asList(49, 14, 23, 45, 19, 3, 36, 9, 1, null);
             List<Object> in = List.of(49, 14, 23, 45, 19, 3, 36, 9, 50, 60);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.INT32, sizes, c -> new InListExpr(c, in, false)))
