@@ -48,6 +48,36 @@ class StringExprTest {
     }
 
     @Test
+    void randomPatternsMatchLikeRegex() {
+        java.util.Random random = new java.util.Random(9);
+        String[] pieces = {"a", "b", "é", "%", "_"};
+        List<Object> texts = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int k = random.nextInt(7); k > 0; k--) {
+                text.append(pieces[random.nextInt(3)]);
+            }
+            texts.add(text.toString());
+        }
+        try (TestingContext testing = new TestingContext()) {
+            for (int p = 0; p < 150; p++) {
+                StringBuilder pattern = new StringBuilder();
+                StringBuilder regex = new StringBuilder();
+                for (int k = random.nextInt(6); k > 0; k--) {
+                    String piece = pieces[random.nextInt(pieces.length)];
+                    pattern.append(piece);
+                    regex.append(piece.equals("%") ? ".*" : piece.equals("_") ? "." : java.util.regex.Pattern.quote(piece));
+                }
+                java.util.regex.Pattern compiled = java.util.regex.Pattern.compile(regex.toString(), java.util.regex.Pattern.DOTALL);
+                List<Object> actual = evalColumn(testing.allocator(), QuiverTypes.UTF8, texts, c -> new LikeExpr(c, pattern.toString(), Optional.empty(), false));
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(actual.get(i)).as("'%s' LIKE '%s'", texts.get(i), pattern).isEqualTo(compiled.matcher((String) texts.get(i)).matches());
+                }
+            }
+        }
+    }
+
+    @Test
     void substringEdgeCases() {
         Schema schema = schema(QuiverTypes.UTF8);
         List<List<Object>> rows = List.of(row("hello"), row("héllo"), row(""), row((Object) null));
