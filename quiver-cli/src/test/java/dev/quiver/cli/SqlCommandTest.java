@@ -140,6 +140,13 @@ class SqlCommandTest {
     }
 
     @Test
+    void fileDashIsStandardInput() {
+        Run run = CliRunner.runWithStdin("select 1 as one", "sql", "-f", "-", "--format", "csv");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("one\n1\n");
+    }
+
+    @Test
     void singleStatementDetection() {
         assertThat(SqlCommand.isSingleStatement("select 1")).isTrue();
         assertThat(SqlCommand.isSingleStatement("select 1 ;\n ;")).isTrue();

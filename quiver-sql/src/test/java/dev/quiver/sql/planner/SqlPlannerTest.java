@@ -57,6 +57,15 @@ class SqlPlannerTest {
     }
 
     @Test
+    void warmUpPlansItsQuery() {
+        SqlPlanner.warmUp();
+
+        LogicalPlan plan = new SqlPlanner(WarmUpCatalog.INSTANCE, Map.of("warm_view", "select k, s from warm")).plan(WarmUpCatalog.QUERY);
+        assertThat(PlanInvariants.violations(plan.root())).isEmpty();
+        assertThat(nodes(plan.root(), Join.class)).extracting(Join::getJoinType).contains(JoinRelType.SEMI);
+    }
+
+    @Test
     void viewsExpandIntoTheQuery() {
         SqlPlanner planner = new SqlPlanner(TPCH, Map.of(
                 "Asian_Nations", "select n_nationkey, n_name as nation from nation join region on n_regionkey = r_regionkey where r_name = 'ASIA'",

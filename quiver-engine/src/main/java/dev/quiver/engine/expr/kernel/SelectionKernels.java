@@ -34,7 +34,9 @@ public final class SelectionKernels {
         int undecided = rows;
         // branch index per row; 'branches' stands for ELSE (or NULL without ELSE)
         for (int b = 0; b < branches && undecided > 0; b++) {
-            try (FieldVector condition = expr.branches().get(b).condition().evaluate(batch, allocator)) {
+            PhysicalExpr test = expr.branches().get(b).condition();
+            try (FieldVector condition = undecided == rows || isSafe(test) ? test.evaluate(batch, allocator)
+                    : evaluateWhere(test, undecidedRows(chosen), undecided, batch, allocator)) {
                 BitVector bits = (BitVector) condition;
                 for (int i = 0; i < rows; i++) {
                     if (chosen[i] == UNDECIDED && !bits.isNull(i) && bits.get(i) != 0) {
@@ -53,6 +55,14 @@ public final class SelectionKernels {
             }
         }
         return assemble(values, chosen, expr.type(), batch, allocator);
+    }
+
+    private static boolean[] undecidedRows(int[] chosen) {
+        boolean[] undecided = new boolean[chosen.length];
+        for (int i = 0; i < chosen.length; i++) {
+            undecided[i] = chosen[i] == UNDECIDED;
+        }
+        return undecided;
     }
 
     /**
