@@ -10,6 +10,7 @@ import dev.quiver.session.QuerySession;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -74,21 +75,25 @@ final class DemoCommand implements Callable<Integer> {
                 sf, engine.partitions(), ByteSize.formatBytes(engine.memoryLimit()));
         out.flush();
         long tourStart = System.nanoTime();
+        List<String> summary = new ArrayList<>();
         try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES);
                 QuerySession session = engine.newSession(catalog)) {
             for (TourQuery query : TOUR) {
-                runQuery(session, query, out);
+                summary.add(runQuery(session, query, out));
             }
         }
         Duration total = Duration.ofNanos(System.nanoTime() - tourStart);
+        out.println("Summary (the first query also pays for JVM warm-up and data generation):");
+        summary.forEach(line -> out.println("  " + line));
         out.printf(Locale.ROOT, "%d queries in %.1f s. Query the same data yourself:%n", TOUR.size(), total.toMillis() / 1000.0);
-        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name\"%n", sf);
+        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name order by n_name\"%n", sf);
         out.println("  (./quiver sql --help for files, stdin, CSV and JSON output)");
         out.flush();
         return 0;
     }
 
-    private static void runQuery(QuerySession session, TourQuery query, PrintWriter out) {
+    /** Runs and prints one query; returns its summary line. */
+    private static String runQuery(QuerySession session, TourQuery query, PrintWriter out) {
         out.printf(Locale.ROOT, "== %s: %s%n", query.name(), query.title());
         out.flush();
         long start = System.nanoTime();
@@ -101,6 +106,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.flush();
+        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", query.name(), elapsed.toNanos() / 1e9, result.rowCount(),
+                result.rowCount() == 1 ? "row" : "rows", query.title());
     }
 
     static String formatScaleFactor(double scaleFactor) {

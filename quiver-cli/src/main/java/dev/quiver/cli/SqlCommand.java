@@ -1,9 +1,12 @@
 package dev.quiver.cli;
 
 import dev.quiver.cli.format.OutputFormat;
-import dev.quiver.cli.format.ResultTable;
+import dev.quiver.cli.format.ResultFormatter.RowWriter;
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
 import java.io.IOException;
@@ -19,6 +22,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,11 +85,54 @@ final class SqlCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (QuerySession session = engine.newSession(catalog)) {
             long start = System.nanoTime();
-            QueryResult result = session.executeScript(sql);
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            format.formatter().write(ResultTable.of(result.columnNames(), result.schema(), result.rows()), elapsed, out);
+            if (isSingleStatement(sql)) {
+                stream(session, sql, start, out);
+            } else {
+                QueryResult result = session.executeScript(sql);
+                RowWriter writer = format.formatter().open(result.columnNames(), types(result.schema()), out);
+                writer.writeRows(result.rows());
+                writer.finish(Duration.ofNanos(System.nanoTime() - start));
+            }
         }
         return 0;
+    }
+
+    /**
+     * Runs one statement and hands its rows to the formatter a batch at a time, so that CSV and
+     * JSON output of any size never holds the whole result on the heap. Stops early, cancelling the
+     * query, when the output is gone (e.g. {@code | head}).
+     */
+    private void stream(QuerySession session, String sql, long start, PrintWriter out) {
+        try (QueryHandle handle = session.execute(sql); BatchStream results = handle.stream()) {
+            RowWriter writer = format.formatter().open(handle.columnNames(), types(handle.schema()), out);
+            VectorSchemaRoot batch;
+            while ((batch = results.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    writer.writeRows(Batches.toRows(owned));
+                }
+                if (out.checkError()) {
+                    handle.cancel();
+                    return;
+                }
+            }
+            writer.finish(Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    /**
+     * True when {@code sql} is certainly one statement: no semicolon but trailing ones. Other text
+     * goes through {@link QuerySession#executeScript}, which splits it properly (quotes, comments).
+     */
+    static boolean isSingleStatement(String sql) {
+        String text = sql.strip();
+        while (text.endsWith(";")) {
+            text = text.substring(0, text.length() - 1).strip();
+        }
+        return !text.isEmpty() && text.indexOf(';') < 0;
+    }
+
+    private static List<ArrowType> types(Schema schema) {
+        return schema.getFields().stream().map(Field::getType).toList();
     }
 
     private Catalog catalog() {

@@ -21,6 +21,7 @@ class DemoCommandTest {
                 .contains("(4 rows, ")
                 .contains("(10 rows, first 5 shown, ")
                 .contains("Plan:")
+                .containsPattern("(?m)^  Q18 +\\d+\\.\\d{3} s +2 rows  large volume customer")
                 .contains("./quiver sql --tpch 0.01");
     }
 }

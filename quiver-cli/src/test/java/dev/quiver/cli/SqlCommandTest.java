@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,5 +91,67 @@ class SqlCommandTest {
                 "select l_orderkey, count(*) from lineitem group by l_orderkey order by 2 desc limit 1");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("Error: EXCEEDED_MEMORY_LIMIT: ");
+    }
+
+    @Test
+    void csvStreamsALargeResult() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--format", "csv", "select l_orderkey, l_linenumber, l_shipdate from lineitem");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().lines().count()).isEqualTo(60175 + 1);
+        assertThat(run.out()).startsWith("l_orderkey,l_linenumber,l_shipdate\n");
+        assertThat(run.out().lines().skip(1).allMatch(line -> line.matches("\\d+,\\d,\\d{4}-\\d{2}-\\d{2}"))).isTrue();
+    }
+
+    @Test
+    void closedOutputStopsTheQueryQuietly() {
+        // a reader that goes away after the first kilobyte, like `| head`
+        Writer closing = new Writer() {
+            private int written;
+
+            @Override
+            public void write(char[] text, int offset, int length) throws IOException {
+                written += length;
+                if (written > 1024) {
+                    throw new IOException("Broken pipe");
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Run run = CliRunner.runWithOut("", closing, "sql", "--tpch", "0.01", "--format", "csv", "select * from lineitem");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
+    void statementWithoutColumnsPrintsOkOrNothing() {
+        Run table = CliRunner.run("sql", "set batch_size = 100");
+        assertThat(table.exitCode()).isZero();
+        assertThat(table.out()).matches("OK \\(\\d+\\.\\d{3} s\\)\n");
+
+        Run csv = CliRunner.run("sql", "--format", "csv", "set batch_size = 100;");
+        assertThat(csv.exitCode()).isZero();
+        assertThat(csv.out()).isEmpty();
+    }
+
+    @Test
+    void fileDashIsStandardInput() {
+        Run run = CliRunner.runWithStdin("select 1 as one", "sql", "-f", "-", "--format", "csv");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("one\n1\n");
+    }
+
+    @Test
+    void singleStatementDetection() {
+        assertThat(SqlCommand.isSingleStatement("select 1")).isTrue();
+        assertThat(SqlCommand.isSingleStatement("select 1 ;\n ;")).isTrue();
+        assertThat(SqlCommand.isSingleStatement("select ';'")).isFalse();
+        assertThat(SqlCommand.isSingleStatement("set a = 1; select 1")).isFalse();
+        assertThat(SqlCommand.isSingleStatement(" ; ")).isFalse();
     }
 }

@@ -67,6 +67,11 @@ class SqlCorrectnessTest {
         "select distinct k from t1",
         "select k from t1 union select k from t2",
         "select k from t1 union all select k from t2",
+        "select k from t1 intersect select k from t2",
+        "select k from t1 except select k from t2",
+        "select k, name from t1 except select k, v from t2",
+        "select a.id, b.qty from t1 a join t2 b on a.k is not distinct from b.k",
+        "select id, (select count(*) from t2 where t2.k is not distinct from t1.k) from t1",
         "select a.id, b.id from t1 a join t1 b on a.k = b.k and a.id < b.id",
         "select t1.id, e.x from t1 left join empty_t e on t1.k = e.k",
         // three-valued logic in WHERE
@@ -107,6 +112,9 @@ class SqlCorrectnessTest {
         "select count(*), sum(amount), max(d) from t1 where id > 100",
         "select k, sum(amount) from t1 group by k having count(*) > 1",
         "select k, avg(amount) from t1 where amount > 0 and k <> 20 group by k",
+        "select k, sum(amount) filter (where flag), count(*) filter (where amount > 2), count(name) filter (where not flag) from t1 group by k",
+        "select id from t1 where k = (select k from t2 where v = 'thirty')",
+        "select id, (select v from t2 where t2.qty = t1.id) from t1",
     })
     void matchesDuckDb(String sql) throws SQLException {
         assertSameRows(sql, false);
@@ -138,6 +146,8 @@ class SqlCorrectnessTest {
         "select id from t1 where not exists (select * from t2 where t2.k = t1.k)",
         "select a.id, b.id from t1 a join t1 b on a.k = b.k and a.id < b.id",
         "select t2.v, count(*) from t1 join t2 on t1.k = t2.k group by t2.v",
+        "select k from t1 intersect select k from t2",
+        "select a.id, b.qty from t1 a join t2 b on a.k is not distinct from b.k",
     })
     void partitionedJoinsMatchDuckDb(String sql) throws SQLException {
         session.executeScript("SET hash_join_collect_left_max_rows = 0");

@@ -38,6 +38,8 @@ class SqlErrorsTest {
         "select * from nope | TABLE_NOT_FOUND",
         "select id from t1 where | SYNTAX_ERROR",
         "insert into t1 values (1) | NOT_SUPPORTED",
+        "select id from t1 where k = (select k from t2) | SUBQUERY_MULTIPLE_ROWS",
+        "select id, (select v from t2 where t2.k = t1.k) from t1 | SUBQUERY_MULTIPLE_ROWS",
     })
     void failsWithCode(String sql, ErrorCode code) {
         assertThatThrownBy(() -> session.executeScript(sql))

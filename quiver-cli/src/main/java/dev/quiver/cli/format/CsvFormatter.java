@@ -3,6 +3,7 @@ package dev.quiver.cli.format;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * CSV as RFC 4180 gives it, with {@code \n} line ends: a header row of column names, then one row a
@@ -11,29 +12,45 @@ import java.util.List;
  */
 public final class CsvFormatter implements ResultFormatter {
     @Override
-    public void write(ResultTable result, Duration elapsed, PrintWriter out) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < result.columnCount(); i++) {
-            if (i > 0) {
-                line.append(',');
-            }
-            appendField(line, result.columnNames().get(i), false);
-        }
-        out.print(line.append('\n'));
-        for (List<Object> row : result.rows()) {
-            line.setLength(0);
-            for (int i = 0; i < result.columnCount(); i++) {
+    public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
+        List<ArrowType> types = List.copyOf(columnTypes);
+        if (!columnNames.isEmpty()) {
+            // a statement without columns (SET, CREATE VIEW) prints nothing, not an empty line
+            StringBuilder header = new StringBuilder();
+            for (int i = 0; i < columnNames.size(); i++) {
                 if (i > 0) {
-                    line.append(',');
+                    header.append(',');
                 }
-                Object value = row.get(i);
-                if (value != null) {
-                    appendField(line, ValueFormatter.format(value, result.columnTypes().get(i)), true);
-                }
+                appendField(header, columnNames.get(i), false);
             }
-            out.print(line.append('\n'));
+            out.print(header.append('\n'));
         }
-        out.flush();
+        return new RowWriter() {
+            private final StringBuilder line = new StringBuilder();
+
+            @Override
+            public void writeRows(List<List<Object>> rows) {
+                for (List<Object> row : rows) {
+                    line.setLength(0);
+                    for (int i = 0; i < types.size(); i++) {
+                        if (i > 0) {
+                            line.append(',');
+                        }
+                        Object value = row.get(i);
+                        if (value != null) {
+                            appendField(line, ValueFormatter.format(value, types.get(i)), true);
+                        }
+                    }
+                    out.print(line.append('\n'));
+                }
+                out.flush();
+            }
+
+            @Override
+            public void finish(Duration elapsed) {
+                out.flush();
+            }
+        };
     }
 
     private static void appendField(StringBuilder line, String text, boolean quoteEmpty) {

@@ -14,22 +14,35 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  */
 public final class JsonFormatter implements ResultFormatter {
     @Override
-    public void write(ResultTable result, Duration elapsed, PrintWriter out) {
-        StringBuilder line = new StringBuilder();
-        for (List<Object> row : result.rows()) {
-            line.setLength(0);
-            line.append('{');
-            for (int i = 0; i < result.columnCount(); i++) {
-                if (i > 0) {
-                    line.append(',');
+    public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
+        List<String> names = List.copyOf(columnNames);
+        List<ArrowType> types = List.copyOf(columnTypes);
+        return new RowWriter() {
+            private final StringBuilder line = new StringBuilder();
+
+            @Override
+            public void writeRows(List<List<Object>> rows) {
+                for (List<Object> row : rows) {
+                    line.setLength(0);
+                    line.append('{');
+                    for (int i = 0; i < types.size(); i++) {
+                        if (i > 0) {
+                            line.append(',');
+                        }
+                        appendString(line, names.get(i));
+                        line.append(':');
+                        appendValue(line, row.get(i), types.get(i));
+                    }
+                    out.print(line.append("}\n"));
                 }
-                appendString(line, result.columnNames().get(i));
-                line.append(':');
-                appendValue(line, row.get(i), result.columnTypes().get(i));
+                out.flush();
             }
-            out.print(line.append("}\n"));
-        }
-        out.flush();
+
+            @Override
+            public void finish(Duration elapsed) {
+                out.flush();
+            }
+        };
     }
 
     private static void appendValue(StringBuilder line, Object value, ArrowType type) {

@@ -23,9 +23,23 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class TableFormatter implements ResultFormatter {
     static final String NULL_TEXT = "NULL";
 
+    /** Keeps the rows until the end: column widths depend on every row. */
     @Override
-    public void write(ResultTable result, Duration elapsed, PrintWriter out) {
-        write(result, Integer.MAX_VALUE, elapsed, out);
+    public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
+        List<String> names = List.copyOf(columnNames);
+        List<ArrowType> types = List.copyOf(columnTypes);
+        List<List<Object>> rows = new ArrayList<>();
+        return new RowWriter() {
+            @Override
+            public void writeRows(List<List<Object>> more) {
+                rows.addAll(more);
+            }
+
+            @Override
+            public void finish(Duration elapsed) {
+                write(new ResultTable(names, types, rows), Integer.MAX_VALUE, elapsed, out);
+            }
+        };
     }
 
     /**

@@ -82,6 +82,11 @@ class DateAndCaseExprTest {
             PhysicalExpr quotient = new BinaryExpr(BinaryOperator.DIVIDE, col(schema, 0), col(schema, 1), QuiverTypes.INT64);
             CaseExpr guarded = new CaseExpr(List.of(new CaseExpr.WhenThen(divisorIsZero, lit(-1L, QuiverTypes.INT64))), Optional.of(quotient), QuiverTypes.INT64);
             assertThat(eval(testing.allocator(), guarded, schema, rows)).containsExactly(5L, -1L, null, -3L, null);
+            // a later condition that divides runs only on rows no earlier branch took
+            PhysicalExpr ratioIsFive = new BinaryExpr(BinaryOperator.EQ, quotient, lit(5L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+            CaseExpr guardedCondition = new CaseExpr(List.of(new CaseExpr.WhenThen(divisorIsZero, lit("zero", QuiverTypes.UTF8)),
+                    new CaseExpr.WhenThen(ratioIsFive, lit("five", QuiverTypes.UTF8))), Optional.of(lit("other", QuiverTypes.UTF8)), QuiverTypes.UTF8);
+            assertThat(eval(testing.allocator(), guardedCondition, schema, rows)).containsExactly("five", "zero", "other", "other", "other");
             PhysicalExpr positive = new BinaryExpr(BinaryOperator.GT, col(schema, 0), lit(0L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
             CaseExpr noElse = new CaseExpr(List.of(new CaseExpr.WhenThen(positive, lit("pos", QuiverTypes.UTF8))), Optional.empty(), QuiverTypes.UTF8);
             assertThat(eval(testing.allocator(), noElse, schema, rows)).containsExactly("pos", "pos", null, null, "pos");

@@ -80,6 +80,18 @@ class DuckDbExprComparisonTest {
                 new Case("year(d)", new ScalarFunctionExpr(ScalarFunction.EXTRACT_YEAR, List.of(c(5)), QuiverTypes.INT64)),
                 new Case("substring(s, 2, 2)", new ScalarFunctionExpr(ScalarFunction.SUBSTRING,
                         List.of(c(4), lit(2, QuiverTypes.INT32), lit(2, QuiverTypes.INT32)), QuiverTypes.UTF8)),
+                new Case("month(d)", new ScalarFunctionExpr(ScalarFunction.EXTRACT_MONTH, List.of(c(5)), QuiverTypes.INT64)),
+                new Case("day(d)", new ScalarFunctionExpr(ScalarFunction.EXTRACT_DAY, List.of(c(5)), QuiverTypes.INT64)),
+                new Case("CAST(d AS VARCHAR)", new CastExpr(c(5), QuiverTypes.UTF8)),
+                new Case("upper(s) || '-' || s", new ScalarFunctionExpr(ScalarFunction.CONCAT,
+                        List.of(new ScalarFunctionExpr(ScalarFunction.UPPER, List.of(c(4)), QuiverTypes.UTF8), lit("-", QuiverTypes.UTF8), c(4)), QuiverTypes.UTF8)),
+                new Case("length(s)", new ScalarFunctionExpr(ScalarFunction.CHAR_LENGTH, List.of(c(4)), QuiverTypes.INT64)),
+                new Case("abs(w)", new ScalarFunctionExpr(ScalarFunction.ABS, List.of(c(6)), QuiverTypes.decimal(38, 6))),
+                new Case("round(a, 1)", new ScalarFunctionExpr(ScalarFunction.ROUND, List.of(c(0), lit(1, QuiverTypes.INT32)), QuiverTypes.decimal(15, 2))),
+                new Case("CAST(a AS DOUBLE) * 2", bin(BinaryOperator.MULTIPLY, new CastExpr(c(0), QuiverTypes.FLOAT64), lit(2.0, QuiverTypes.FLOAT64), QuiverTypes.FLOAT64)),
+                new Case("i IN (1, 2, 3, -5)", new InListExpr(c(2), List.of(1, 2, 3, -5), false)),
+                new Case("s NOT IN ('a', 'bc')", new InListExpr(c(4), List.of("a", "bc"), true)),
+                new Case("coalesce(i, 0)", new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(c(2), lit(0, QuiverTypes.INT32)), QuiverTypes.INT32)),
                 new Case("CASE WHEN i > 0 THEN a ELSE b END", new CaseExpr(List.of(new CaseExpr.WhenThen(
                         bin(BinaryOperator.GT, c(2), lit(0, QuiverTypes.INT32), bool), new CastExpr(c(0), QuiverTypes.decimal(17, 4)))),
                         java.util.Optional.of(new CastExpr(c(1), QuiverTypes.decimal(17, 4))), QuiverTypes.decimal(17, 4)))));
@@ -166,8 +178,6 @@ class DuckDbExprComparisonTest {
                     value = (long) i;
                 } else if (value instanceof java.time.LocalDate date) {
                     value = (int) date.toEpochDay();
-                } else if (value instanceof Double dbl) {
-                    value = BigDecimal.valueOf(dbl);
                 } else if (value instanceof BigInteger big) {
                     value = big.longValueExact();
                 }

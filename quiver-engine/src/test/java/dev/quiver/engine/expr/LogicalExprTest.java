@@ -98,6 +98,25 @@ class LogicalExprTest {
     }
 
     @Test
+    void rightSideThatCouldFailRunsOnlyWhereNeeded() {
+        Schema schema = schema(QuiverTypes.INT64, QuiverTypes.INT64);
+        List<List<Object>> rows = List.of(row(0L, 5L), row(2L, 5L), row(null, 5L), row(5L, 10L), row(0L, null));
+        ColumnExpr x = col(schema, 0);
+        ColumnExpr y = col(schema, 1);
+        BinaryExpr nonZero = new BinaryExpr(BinaryOperator.NOT_EQ, x, lit(0L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+        BinaryExpr isZero = new BinaryExpr(BinaryOperator.EQ, x, lit(0L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+        BinaryExpr ratioAboveOne = new BinaryExpr(BinaryOperator.GT, new BinaryExpr(BinaryOperator.DIVIDE, y, x, QuiverTypes.INT64),
+                lit(1L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+        try (TestingContext testing = new TestingContext()) {
+            // x <> 0 AND y / x > 1: 5/2 = 2 > 1; NULL x gives NULL AND NULL; 10/5 = 2 > 1
+            assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.AND, nonZero, ratioAboveOne, QuiverTypes.BOOLEAN), schema, rows))
+                    .containsExactly(false, true, null, true, false);
+            assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.OR, isZero, ratioAboveOne, QuiverTypes.BOOLEAN), schema, rows))
+                    .containsExactly(true, true, null, true, true);
+        }
+    }
+
+    @Test
     void emptyBatch() {
         try (TestingContext testing = new TestingContext()) {
             assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.AND, col(SCHEMA, 0), col(SCHEMA, 1), QuiverTypes.BOOLEAN), SCHEMA, List.of()))

@@ -48,6 +48,36 @@ class StringExprTest {
     }
 
     @Test
+    void randomPatternsMatchLikeRegex() {
+        java.util.Random random = new java.util.Random(9);
+        String[] pieces = {"a", "b", "é", "%", "_"};
+        List<Object> texts = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int k = random.nextInt(7); k > 0; k--) {
+                text.append(pieces[random.nextInt(3)]);
+            }
+            texts.add(text.toString());
+        }
+        try (TestingContext testing = new TestingContext()) {
+            for (int p = 0; p < 150; p++) {
+                StringBuilder pattern = new StringBuilder();
+                StringBuilder regex = new StringBuilder();
+                for (int k = random.nextInt(6); k > 0; k--) {
+                    String piece = pieces[random.nextInt(pieces.length)];
+                    pattern.append(piece);
+                    regex.append(piece.equals("%") ? ".*" : piece.equals("_") ? "." : java.util.regex.Pattern.quote(piece));
+                }
+                java.util.regex.Pattern compiled = java.util.regex.Pattern.compile(regex.toString(), java.util.regex.Pattern.DOTALL);
+                List<Object> actual = evalColumn(testing.allocator(), QuiverTypes.UTF8, texts, c -> new LikeExpr(c, pattern.toString(), Optional.empty(), false));
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(actual.get(i)).as("'%s' LIKE '%s'", texts.get(i), pattern).isEqualTo(compiled.matcher((String) texts.get(i)).matches());
+                }
+            }
+        }
+    }
+
+    @Test
     void substringEdgeCases() {
         Schema schema = schema(QuiverTypes.UTF8);
         List<List<Object>> rows = List.of(row("hello"), row("héllo"), row(""), row((Object) null));
@@ -104,6 +134,13 @@ class StringExprTest {
                     .containsExactly(true, null, null, null);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.UTF8, words, c -> new InListExpr(c, Arrays.asList("MAIL", null), true)))
                     .containsExactly(false, null, null, null);
+            List<Object> many = new java.util.ArrayList<>();
+            for (int k = 0; k < 40; k++) {
+                many.add("v" + k);
+            }
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.UTF8, Arrays.asList("v7", "v39", "v40", "", null, "v"),
+                    c -> new InListExpr(c, many, false)))
+                    .containsExactly(true, true, false, false, null, false);
             List<Object> sizes = Arrays.asList(49, 14, 23, 45, 19, 3, 36, 9, 1, null);
             List<Object> in = List.of(49, 14, 23, 45, 19, 3, 36, 9, 50, 60);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.INT32, sizes, c -> new InListExpr(c, in, false)))

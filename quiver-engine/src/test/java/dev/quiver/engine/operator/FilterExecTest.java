@@ -38,6 +38,7 @@ class FilterExecTest {
                     Arrays.asList(4L, null, true),
                     Arrays.asList(5L, "e", true));
             assertThat(filter.metrics().outputRows()).isEqualTo(3);
+            assertThat(filter.metrics().elapsedComputeNanos()).isPositive();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.CaseExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.ScalarFunction;
@@ -15,8 +16,10 @@ import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -54,15 +57,28 @@ final class AggregatePlanner {
                 outputs.add(literal(call));
                 continue;
             }
+            if (call.getAggregation().getKind() == SqlKind.SINGLE_VALUE) {
+                // MAX of the value (the only one, if any) and the row count it is checked against.
+                outputs.add(new SingleValue(aggregates.size(), aggregates.size() + 1));
+                AggregateExpr value = aggregateExpr(call, inputs, name);
+                aggregates.add(new AggregateExpr(AggregateFunction.MAX, value.args(), false, name, value.type()));
+                aggregates.add(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, name + "$rows", QuiverTypes.INT64));
+                sumZero.add(false);
+                sumZero.add(false);
+                continue;
+            }
             outputs.add(aggregates.size());
             aggregates.add(aggregateExpr(call, inputs, name));
             sumZero.add(call.getAggregation().getKind() == SqlKind.SUM0);
             distinct |= call.isDistinct();
         }
         ExecutionPlan plan = twoPhase(groupExprs, groupNames, aggregates, distinct, input, targetPartitions);
-        boolean literals = outputs.stream().anyMatch(o -> o instanceof LiteralExpr);
-        return sumZero.contains(true) || literals ? finish(plan, groupExprs.size(), outputs, sumZero, fieldNames) : plan;
+        boolean computedOnly = outputs.stream().allMatch(o -> o instanceof Integer);
+        return sumZero.contains(true) || !computedOnly ? finish(plan, groupExprs.size(), outputs, sumZero, fieldNames) : plan;
     }
+
+    /** Where the parts of a {@code SINGLE_VALUE} aggregate are among the computed aggregates. */
+    private record SingleValue(int value, int rowCount) {}
 
     /** {@code LITERAL_AGG(c)}: the constant c for every group (Calcite's marker for "a row exists"). */
     private static LiteralExpr literal(AggregateCall call) {
@@ -97,9 +113,6 @@ final class AggregatePlanner {
     }
 
     private static AggregateExpr aggregateExpr(AggregateCall call, RexTranslator inputs, String name) {
-        if (call.filterArg >= 0) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates with FILTER (WHERE ...) are not supported: " + call);
-        }
         if (!call.collation.getFieldCollations().isEmpty()) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates WITHIN GROUP (ORDER BY ...) are not supported: " + call);
         }
@@ -108,7 +121,7 @@ final class AggregatePlanner {
             case SUM, SUM0 -> AggregateFunction.SUM;
             case AVG -> AggregateFunction.AVG;
             case MIN -> AggregateFunction.MIN;
-            case MAX -> AggregateFunction.MAX;
+            case MAX, SINGLE_VALUE -> AggregateFunction.MAX;
             default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The aggregate function " + call.getAggregation().getName() + " is not supported");
         };
         if (call.getArgList().size() > 1) {
@@ -118,11 +131,25 @@ final class AggregatePlanner {
         for (int arg : call.getArgList()) {
             args.add(inputs.column(arg));
         }
+        if (call.filterArg >= 0) {
+            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): rows failing f become NULL,
+            // which every aggregate ignores (COUNT(*) counts a non-null constant instead).
+            if (args.isEmpty()) {
+                args.add(new LiteralExpr(1, QuiverTypes.INT32));
+            }
+            PhysicalExpr condition = inputs.column(call.filterArg);
+            List<PhysicalExpr> filtered = new ArrayList<>();
+            for (PhysicalExpr arg : args) {
+                filtered.add(new CaseExpr(List.of(new CaseExpr.WhenThen(condition, arg)), Optional.empty(), arg.type()));
+            }
+            args = filtered;
+        }
         return new AggregateExpr(function, args, call.isDistinct(), name, TypeMapping.toArrow(call.getType()));
     }
 
     /**
-     * Projects the aggregate's output into the Aggregate's columns: constants for LITERAL_AGG, and
+     * Projects the aggregate's output into the Aggregate's columns: constants for LITERAL_AGG, the
+     * checked value for SINGLE_VALUE, and
      * {@code $SUM0} (SUM that gives 0 instead of NULL over no rows) as COALESCE(sum, 0).
      */
     private static ExecutionPlan finish(ExecutionPlan plan, int groupCount, List<Object> outputs, List<Boolean> sumZero,
@@ -134,6 +161,11 @@ final class AggregatePlanner {
         for (Object output : outputs) {
             if (output instanceof LiteralExpr literal) {
                 exprs.add(literal);
+                continue;
+            }
+            if (output instanceof SingleValue single) {
+                exprs.add(new AtMostOneRowExpr(RexTranslator.column(plan.schema(), groupCount + single.rowCount()),
+                        RexTranslator.column(plan.schema(), groupCount + single.value())));
                 continue;
             }
             int index = (Integer) output;

@@ -6,7 +6,11 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.IsNullExpr;
+import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunction;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
@@ -67,7 +71,7 @@ final class JoinPlanner {
         if (buildKeys.isEmpty()) {
             plan = new NestedLoopJoinExec(build, probe, physicalType, filter);
         } else {
-            plan = hashJoin(build, probe, buildKeys, probeKeys, physicalType, filter, swap ? rightRows : leftRows, rexBuilder);
+            plan = hashJoin(build, probe, buildKeys, probeKeys, info.nullExclusionFlags, physicalType, filter, swap ? rightRows : leftRows);
         }
         if (swap && physicalType.outputsLeft() && physicalType.outputsRight()) {
             plan = restoreOrder(plan, rightCount, leftCount);
@@ -76,19 +80,29 @@ final class JoinPlanner {
     }
 
     private ExecutionPlan hashJoin(ExecutionPlan build, ExecutionPlan probe, List<Integer> buildKeyIndexes, List<Integer> probeKeyIndexes,
-            JoinType type, Optional<PhysicalExpr> filter, double buildRows, RexBuilder rexBuilder) {
-        RexTranslator buildColumns = new RexTranslator(build.schema(), rexBuilder);
-        RexTranslator probeColumns = new RexTranslator(probe.schema(), rexBuilder);
+            List<Boolean> excludeNulls, JoinType type, Optional<PhysicalExpr> filter, double buildRows) {
         List<PhysicalExpr> buildKeys = new ArrayList<>();
         List<PhysicalExpr> probeKeys = new ArrayList<>();
         for (int i = 0; i < buildKeyIndexes.size(); i++) {
-            PhysicalExpr buildKey = buildColumns.column(buildKeyIndexes.get(i));
-            PhysicalExpr probeKey = probeColumns.column(probeKeyIndexes.get(i));
+            PhysicalExpr buildKey = RexTranslator.column(build.schema(), buildKeyIndexes.get(i));
+            PhysicalExpr probeKey = RexTranslator.column(probe.schema(), probeKeyIndexes.get(i));
             // Equal values must hash and compare equal on both sides: bring INT vs BIGINT, or
             // decimals of different scales, to one type.
             ArrowType common = TypeMapping.commonType(buildKey.type(), probeKey.type());
-            buildKeys.add(RexTranslator.castTo(buildKey, common));
-            probeKeys.add(RexTranslator.castTo(probeKey, common));
+            buildKey = RexTranslator.castTo(buildKey, common);
+            probeKey = RexTranslator.castTo(probeKey, common);
+            if (!excludeNulls.get(i) && (buildKey.nullable() || probeKey.nullable())) {
+                // IS NOT DISTINCT FROM: hash joins never match NULL keys, so join on
+                // (COALESCE(key, placeholder), key IS NULL) instead, which is never NULL and equal
+                // exactly when the keys are both NULL or equal.
+                buildKeys.add(nullSafe(buildKey));
+                probeKeys.add(nullSafe(probeKey));
+                buildKeys.add(new IsNullExpr(buildKey, false));
+                probeKeys.add(new IsNullExpr(probeKey, false));
+            } else {
+                buildKeys.add(buildKey);
+                probeKeys.add(probeKey);
+            }
         }
         boolean collect = buildRows <= options.collectLeftMaxRows() || options.targetPartitions() == 1;
         if (collect) {
@@ -98,6 +112,11 @@ final class JoinPlanner {
         ExecutionPlan buildSide = new RepartitionExec(build, new Partitioning.Hash(buildKeys, partitions));
         ExecutionPlan probeSide = new RepartitionExec(probe, new Partitioning.Hash(probeKeys, partitions));
         return new HashJoinExec(buildSide, probeSide, buildKeys, probeKeys, type, filter, PartitionMode.PARTITIONED);
+    }
+
+    private static PhysicalExpr nullSafe(PhysicalExpr key) {
+        LiteralExpr placeholder = new LiteralExpr(Literals.zero(key.type()), key.type());
+        return new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(key, placeholder), key.type());
     }
 
     private static ExecutionPlan restoreOrder(ExecutionPlan plan, int buildCount, int probeCount) {

@@ -79,6 +79,26 @@ final class Literals {
         }
     }
 
+    /** Some non-null value of {@code type} (zero, empty, false), e.g. to stand in for NULL in a key. */
+    static Object zero(ArrowType type) {
+        if (QuiverTypes.isNumeric(type)) {
+            return convertNumber(0, type);
+        }
+        if (type instanceof ArrowType.Utf8) {
+            return "";
+        }
+        if (type instanceof ArrowType.Bool) {
+            return false;
+        }
+        if (type instanceof ArrowType.Date) {
+            return 0;
+        }
+        if (type instanceof ArrowType.Timestamp) {
+            return 0L;
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "No placeholder value for type " + QuiverTypes.sqlName(type));
+    }
+
     /** An interval literal as whole days ({@code INTERVAL DAY}, value in milliseconds) or null if not day-based. */
     static Long intervalDays(RexLiteral literal) {
         SqlTypeName typeName = literal.getType().getSqlTypeName();

@@ -7,6 +7,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
@@ -16,8 +17,10 @@ import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -79,6 +82,9 @@ public final class PhysicalPlanner {
         }
         if (!renamed) {
             return plan;
+        }
+        if (plan instanceof ProjectionExec projection) {
+            return new ProjectionExec(projection.exprs(), columnNames, projection.input());
         }
         List<PhysicalExpr> exprs = new ArrayList<>();
         for (int i = 0; i < fields.size(); i++) {
@@ -147,7 +153,34 @@ public final class PhysicalPlanner {
         for (int i = 0; identity && i < exprs.size(); i++) {
             identity = exprs.get(i) instanceof ColumnExpr column && column.index() == i;
         }
-        return identity ? input : new ProjectionExec(exprs, names, input);
+        if (identity) {
+            return input;
+        }
+        if (input instanceof ProjectionExec inner && selectsOnce(exprs, inner)) {
+            // A selection of another projection's columns: one projection computing them directly.
+            List<PhysicalExpr> merged = new ArrayList<>();
+            for (PhysicalExpr expr : exprs) {
+                merged.add(inner.exprs().get(((ColumnExpr) expr).index()));
+            }
+            return projection(merged, names, inner.input());
+        }
+        return new ProjectionExec(exprs, names, input);
+    }
+
+    /** Whether {@code exprs} only pick columns of {@code inner}, computed ones at most once each. */
+    private static boolean selectsOnce(List<PhysicalExpr> exprs, ProjectionExec inner) {
+        Set<Integer> picked = new HashSet<>();
+        for (PhysicalExpr expr : exprs) {
+            if (!(expr instanceof ColumnExpr column)) {
+                return false;
+            }
+            PhysicalExpr source = inner.exprs().get(column.index());
+            boolean cheap = source instanceof ColumnExpr || source instanceof LiteralExpr;
+            if (!picked.add(column.index()) && !cheap) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private ExecutionPlan values(Values values) {

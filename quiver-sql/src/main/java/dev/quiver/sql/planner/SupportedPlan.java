@@ -76,6 +76,7 @@ final class SupportedPlan {
     private static final RexShuttle EXPRESSIONS = new RexShuttle() {
         @Override
         public RexNode visitOver(RexOver over) {
+            // Calcite also uses ROW_NUMBER for LIMIT inside correlated sub-queries
             throw notSupported("Window functions are not supported: " + over.getOperator().getName());
         }
 

@@ -57,6 +57,15 @@ class SqlPlannerTest {
     }
 
     @Test
+    void warmUpPlansItsQuery() {
+        SqlPlanner.warmUp();
+
+        LogicalPlan plan = new SqlPlanner(WarmUpCatalog.INSTANCE, Map.of("warm_view", "select k, s from warm")).plan(WarmUpCatalog.QUERY);
+        assertThat(PlanInvariants.violations(plan.root())).isEmpty();
+        assertThat(nodes(plan.root(), Join.class)).extracting(Join::getJoinType).contains(JoinRelType.SEMI);
+    }
+
+    @Test
     void viewsExpandIntoTheQuery() {
         SqlPlanner planner = new SqlPlanner(TPCH, Map.of(
                 "Asian_Nations", "select n_nationkey, n_name as nation from nation join region on n_regionkey = r_regionkey where r_name = 'ASIA'",
@@ -195,6 +204,23 @@ class SqlPlannerTest {
         RelNode root = nullablePlanner().plan("select a from t where d >= '2020-01-01' and b = 'x'").root();
 
         assertThat(RelOptUtil.toString(root)).contains(">=($2, 2020-01-01)").contains("=($1, 'x')").doesNotContain("CAST");
+    }
+
+    @Test
+    void constantDateArithmeticIsFolded() {
+        RelNode root = new SqlPlanner(TPCH, Map.of()).plan("select o_orderkey from orders where o_orderdate in ("
+                + "date '1995-01-31' + interval '1' month, date '1996-03-01' - interval '1' day, date('1994-01-01') + interval '1' year,"
+                + " date '1994-01-01' - interval '90' day)").root();
+
+        assertThat(RelOptUtil.toString(root)).contains("1995-02-28", "1996-02-29", "1995-01-01", "1993-10-03").doesNotContain("INTERVAL");
+    }
+
+    @Test
+    void tpchConstantsAreFoldedInOrder() {
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(1).root())).contains("<=($6, 1998-09-02)");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(6).root()))
+                .contains(">=($3, 1994-01-01), <($3, 1995-01-01), >=($2, 0.05:DECIMAL(4, 2)), <=($2, 0.07:DECIMAL(4, 2))");
+        assertThat(RelOptUtil.toString(TpchPlanningTest.plan(19).root())).contains("<=($1, 11)", "<=($1, 20)", "<=($1, 30)");
     }
 
     @Test

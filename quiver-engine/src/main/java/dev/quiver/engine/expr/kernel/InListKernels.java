@@ -16,8 +16,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * {@code x [NOT] IN (constants)}: the constants become a sorted primitive array (integers, dates,
- * decimals up to 18 digits at the input's scale), byte arrays (VARCHAR) or, for other types, a set
- * of Java values. A NULL among the constants turns every non-match into NULL.
+ * decimals up to 18 digits at the input's scale), a hash table of UTF-8 byte arrays probed straight
+ * from the vector's buffer (VARCHAR) or, for other types, a set of Java values. A NULL among the constants turns every non-match into NULL.
  */
 public final class InListKernels {
     private InListKernels() {}
@@ -106,18 +106,47 @@ public final class InListKernels {
         for (int c = 0; c < candidates.length; c++) {
             candidates[c] = constants.get(c).toString().getBytes(StandardCharsets.UTF_8);
         }
+        // open addressing on an FNV hash of the bytes: candidate index + 1 per slot, 0 when empty
+        int[] table = new int[Integer.highestOneBit(Math.max(candidates.length, 1) * 4 - 1) << 1];
+        int mask = table.length - 1;
+        for (int c = 0; c < candidates.length; c++) {
+            int slot = hash(candidates[c]) & mask;
+            while (table[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = c + 1;
+        }
         ArrowBuf offsets = vector.getOffsetBuffer();
         ArrowBuf data = vector.getDataBuffer();
         for (int i = 0; i < rows; i++) {
             int start = offsets.getInt((long) i * 4);
             int length = offsets.getInt((long) i * 4 + 4) - start;
-            for (byte[] candidate : candidates) {
+            int slot = hash(data, start, length) & mask;
+            while (table[slot] != 0) {
+                byte[] candidate = candidates[table[slot] - 1];
                 if (candidate.length == length && equalBytes(data, start, candidate)) {
                     match[i] = true;
                     break;
                 }
+                slot = (slot + 1) & mask;
             }
         }
+    }
+
+    private static int hash(byte[] bytes) {
+        int hash = 0x811C9DC5;
+        for (byte b : bytes) {
+            hash = (hash ^ (b & 0xFF)) * 0x01000193;
+        }
+        return hash ^ (hash >>> 16);
+    }
+
+    private static int hash(ArrowBuf data, int start, int length) {
+        int hash = 0x811C9DC5;
+        for (int k = 0; k < length; k++) {
+            hash = (hash ^ (data.getByte(start + k) & 0xFF)) * 0x01000193;
+        }
+        return hash ^ (hash >>> 16);
     }
 
     private static boolean equalBytes(ArrowBuf data, int start, byte[] candidate) {

@@ -1,11 +1,13 @@
 package dev.quiver.engine.expr.kernel;
 
+import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.types.QuiverTypes;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * AND, OR, NOT and IS [NOT] NULL, 64 rows at a time on the value and validity bitmaps, with
@@ -41,6 +43,33 @@ public final class LogicalKernels {
         }
         out.setValueCount(rows);
         return out;
+    }
+
+    /**
+     * AND/OR whose right side could fail (a division, a cast): the right side runs only on rows
+     * the left side does not decide, so {@code x <> 0 AND y / x > 1} never divides by zero.
+     */
+    public static FieldVector shortCircuit(BinaryExpr expr, VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        boolean and = expr.op() == BinaryOperator.AND;
+        try (Operand left = Operand.evaluate(expr.left(), batch, allocator)) {
+            boolean[] needed = new boolean[rows];
+            int count = 0;
+            for (int i = 0; i < rows; i++) {
+                boolean decided = !left.isNull(i) && leftValue(left, i) != and;
+                needed[i] = !decided;
+                count += decided ? 0 : 1;
+            }
+            FieldVector rightVector = count == rows ? expr.right().evaluate(batch, allocator)
+                    : SelectionKernels.evaluateWhere(expr.right(), needed, count, batch, allocator);
+            try (Operand right = Operand.of(QuiverTypes.BOOLEAN, rightVector, rows)) {
+                return andOr(expr.op(), left, right, rows, allocator);
+            }
+        }
+    }
+
+    private static boolean leftValue(Operand operand, int i) {
+        return operand.isConstant() ? Boolean.TRUE.equals(operand.constant()) : ((BitVector) operand.vector()).get(i) != 0;
     }
 
     public static FieldVector not(Operand input, int rows, BufferAllocator allocator) {

@@ -2,12 +2,12 @@ package dev.quiver.engine.expr.kernel;
 
 import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.expr.BinaryExpr;
+import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.CaseExpr;
 import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -34,7 +34,9 @@ public final class SelectionKernels {
         int undecided = rows;
         // branch index per row; 'branches' stands for ELSE (or NULL without ELSE)
         for (int b = 0; b < branches && undecided > 0; b++) {
-            try (FieldVector condition = expr.branches().get(b).condition().evaluate(batch, allocator)) {
+            PhysicalExpr test = expr.branches().get(b).condition();
+            try (FieldVector condition = undecided == rows || isSafe(test) ? test.evaluate(batch, allocator)
+                    : evaluateWhere(test, undecidedRows(chosen), undecided, batch, allocator)) {
                 BitVector bits = (BitVector) condition;
                 for (int i = 0; i < rows; i++) {
                     if (chosen[i] == UNDECIDED && !bits.isNull(i) && bits.get(i) != 0) {
@@ -53,6 +55,14 @@ public final class SelectionKernels {
             }
         }
         return assemble(values, chosen, expr.type(), batch, allocator);
+    }
+
+    private static boolean[] undecidedRows(int[] chosen) {
+        boolean[] undecided = new boolean[chosen.length];
+        for (int i = 0; i < chosen.length; i++) {
+            undecided[i] = chosen[i] == UNDECIDED;
+        }
+        return undecided;
     }
 
     /**
@@ -127,18 +137,60 @@ public final class SelectionKernels {
         }
     }
 
-    /** Whether evaluating {@code expr} on rows that do not need it cannot fail. */
-    private static boolean isSafe(PhysicalExpr expr) {
+    /**
+     * Whether evaluating {@code expr} on rows that do not need it cannot fail in practice: no
+     * division or modulo (by zero), no cast that parses text or narrows a number. Overflow of
+     * + - * is not considered, to keep the common arithmetic on the fast path.
+     */
+    public static boolean isSafe(PhysicalExpr expr) {
         if (expr instanceof ColumnExpr || expr instanceof LiteralExpr) {
             return true;
         }
-        if (expr instanceof CastExpr || expr instanceof ScalarFunctionExpr) {
+        if (expr instanceof CastExpr cast && mayFail(cast)) {
             return false;
         }
-        if (expr instanceof BinaryExpr binary && binary.op().isArithmetic()) {
+        if (expr instanceof BinaryExpr binary && (binary.op() == BinaryOperator.DIVIDE || binary.op() == BinaryOperator.MODULO)) {
             return false;
         }
         return expr.children().stream().allMatch(SelectionKernels::isSafe);
+    }
+
+    private static boolean mayFail(CastExpr cast) {
+        ArrowType source = cast.input().type();
+        ArrowType target = cast.type();
+        if (source instanceof ArrowType.Utf8) {
+            return !(target instanceof ArrowType.Utf8);
+        }
+        return target instanceof ArrowType.Int || target instanceof ArrowType.Decimal;
+    }
+
+    /**
+     * {@code expr} evaluated only on the rows where {@code needed} is set (others are NULL), so
+     * that an expression that could fail is not run on rows whose result does not matter.
+     */
+    public static FieldVector evaluateWhere(PhysicalExpr expr, boolean[] needed, int count, VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        int[] indices = new int[count];
+        int next = 0;
+        for (int i = 0; i < rows; i++) {
+            if (needed[i]) {
+                indices[next++] = i;
+            }
+        }
+        try (VectorSchemaRoot subset = Take.take(batch, indices, count, allocator);
+                FieldVector partial = expr.evaluate(subset, allocator)) {
+            FieldVector out = Vectors.allocate("expr", expr.type(), rows, 0, allocator);
+            try {
+                for (int k = 0; k < count; k++) {
+                    out.copyFromSafe(k, indices[k], partial);
+                }
+                out.setValueCount(rows);
+                return out;
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        }
     }
 
     /** COALESCE: the first non-NULL argument per row. */

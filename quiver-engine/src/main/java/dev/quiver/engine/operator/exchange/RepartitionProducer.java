@@ -1,6 +1,6 @@
 package dev.quiver.engine.operator.exchange;
 
-import dev.quiver.engine.batch.Take;
+import dev.quiver.engine.batch.Filter;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
@@ -148,9 +148,19 @@ final class RepartitionProducer implements Runnable {
         }
     }
 
+    /** Rows {@code indices[start .. start + count)} (ascending) of every column, copied buffer to buffer. */
     private VectorSchemaRoot take(VectorSchemaRoot batch, int[] indices, int start, int count) {
         int[] slice = java.util.Arrays.copyOfRange(indices, start, start + count);
-        return Take.take(batch, slice, count, context.allocator());
+        List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
+        try {
+            for (FieldVector vector : batch.getFieldVectors()) {
+                vectors.add(Filter.gather(vector, slice, count, context.allocator()));
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, count);
     }
 
     /** The whole batch as a new batch sharing its buffers (the caller still closes the original). */

@@ -1,0 +1,38 @@
+package dev.quiver.engine.source.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.stats.ColumnStatistics;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One row group of one file: the unit a scan split is made of (a split never cuts a row group).
+ *
+ * @param file the Parquet file
+ * @param index the row group's position in the file's footer
+ * @param rowCount exact number of rows
+ * @param columns statistics of each table column in this row group, from the footer
+ * @param columnBytes uncompressed bytes of each table column's chunk
+ */
+record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
+    ParquetRowGroup {
+        requireNonNull(file, "file is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        requireNonNull(columnBytes, "columnBytes is null");
+    }
+
+    /** Uncompressed bytes of the given table columns (all columns when empty). */
+    long bytes(List<Integer> projection) {
+        long sum = 0;
+        for (int column : projection) {
+            sum += columnBytes[column];
+        }
+        return sum;
+    }
+
+    @Override
+    public String toString() {
+        return file.getFileName() + "#" + index;
+    }
+}

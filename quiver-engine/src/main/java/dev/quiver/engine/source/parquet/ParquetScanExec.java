@@ -1,0 +1,149 @@
+package dev.quiver.engine.source.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Leaf that reads Parquet row groups. Each output partition is a list of whole row groups
+ * (chosen and balanced by {@link ParquetTable#scan}); row groups whose footer statistics rule out
+ * the pushed filters were dropped at planning and are counted as pruned. The filters are only a
+ * hint: the engine still applies them above this node.
+ *
+ * <p>Besides the common metrics, {@link #rowGroupsRead()} counts row groups opened by executions.
+ */
+public final class ParquetScanExec extends AbstractExecutionPlan {
+    private final String tableName;
+    private final Schema schema;
+    private final List<Integer> projection;
+    private final List<List<ParquetRowGroup>> partitions;
+    private final List<PhysicalExpr> filters;
+    private final int fileCount;
+    private final int rowGroupsTotal;
+    private final AtomicLong rowGroupsRead = new AtomicLong();
+
+    ParquetScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<ParquetRowGroup>> partitions,
+            List<PhysicalExpr> filters, int fileCount, int rowGroupsTotal) {
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        requireNonNull(tableSchema, "tableSchema is null");
+        this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
+        this.partitions = requireNonNull(partitions, "partitions is null").stream().map(List::copyOf).toList();
+        this.filters = List.copyOf(requireNonNull(filters, "filters is null"));
+        this.fileCount = fileCount;
+        this.rowGroupsTotal = rowGroupsTotal;
+        if (this.partitions.isEmpty()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "ParquetScanExec needs at least one partition");
+        }
+        List<Field> fields = tableSchema.getFields();
+        for (int index : this.projection) {
+            if (index < 0 || index >= fields.size()) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR,
+                        "column " + index + " is out of range for Parquet table " + tableName + " with " + fields.size() + " columns");
+            }
+        }
+        this.schema = new Schema(this.projection.stream().map(fields::get).toList());
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    /** The table's column indexes this scan produces, in order. */
+    public List<Integer> projection() {
+        return projection;
+    }
+
+    /** Row groups this scan will read, over all partitions (after pruning). */
+    public int rowGroupsScanned() {
+        return partitions.stream().mapToInt(List::size).sum();
+    }
+
+    /** Row groups of the table that the filters ruled out by their statistics. */
+    public int rowGroupsPruned() {
+        return rowGroupsTotal - rowGroupsScanned();
+    }
+
+    /** Row groups opened so far by executions of this node. */
+    public long rowGroupsRead() {
+        return rowGroupsRead.get();
+    }
+
+    @Override
+    public String name() {
+        return "ParquetScanExec";
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return new Partitioning.Unknown(partitions.size());
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        if (!children.isEmpty()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "ParquetScanExec is a leaf; got " + children.size() + " children");
+        }
+        return this;
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        List<ParquetRowGroup> rowGroups;
+        if (partition.isPresent()) {
+            checkPartition(partition.getAsInt());
+            rowGroups = partitions.get(partition.getAsInt());
+        } else {
+            rowGroups = partitions.stream().flatMap(List::stream).toList();
+        }
+        long rows = rowGroups.stream().mapToLong(ParquetRowGroup::rowCount).sum();
+        long bytes = rowGroups.stream().mapToLong(rowGroup -> rowGroup.bytes(projection)).sum();
+        return new Statistics(Estimate.exact(rows), Estimate.inexact(bytes), ParquetStatistics.merge(rowGroups, projection));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        ParquetPartitionStream stream = new ParquetPartitionStream(schema, partitions.get(partition), context.allocator(),
+                context.batchSize(), metrics().partition(partition), rowGroupsRead);
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    @Override
+    public String displayLine() {
+        StringBuilder line = new StringBuilder("ParquetScanExec: table=").append(tableName)
+                .append(", files=").append(fileCount)
+                .append(", row_groups=").append(rowGroupsScanned()).append('/').append(rowGroupsTotal)
+                .append(", partitions=").append(partitions.size())
+                .append(", projection=[").append(schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", "))).append(']');
+        if (!filters.isEmpty()) {
+            line.append(", pruning_predicate=").append(filters.stream().map(PhysicalExpr::display).collect(Collectors.joining(" AND ")));
+        }
+        return line.toString();
+    }
+}

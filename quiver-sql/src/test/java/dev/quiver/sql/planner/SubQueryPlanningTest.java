@@ -1,0 +1,64 @@
+package dev.quiver.sql.planner;
+
+import static dev.quiver.sql.planner.TpchPlanningTest.nodes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import java.util.Map;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Sub-queries outside TPC-H: the shapes the rewrite to semi/anti joins takes, and those it leaves to Calcite. */
+class SubQueryPlanningTest {
+    private final SqlPlanner planner = new SqlPlanner(new TestingTpchCatalog(), Map.of());
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "select n_name from nation where exists (select * from region where r_regionkey = n_regionkey) or n_nationkey = 1",
+            "select n_name from nation where (n_nationkey, n_regionkey) in (select s_nationkey, s_suppkey from supplier)",
+            "select n_name from nation n where exists (select * from region r where r.r_regionkey = n.n_regionkey"
+                    + " and exists (select * from supplier s where s.s_nationkey = n.n_nationkey and s.s_suppkey = r.r_regionkey))",
+            "select n_regionkey, count(*) from nation group by n_regionkey having exists (select * from region where r_regionkey = n_regionkey)",
+            "select n_name, n_regionkey in (select r_regionkey from region) from nation",
+            "select case when exists (select * from region where r_regionkey = n_regionkey) then 1 else 0 end from nation",
+            "select n_name from nation where n_nationkey not in (select s_nationkey from supplier where s_suppkey > n_nationkey)",
+            "select (select max(s_acctbal) from supplier where s_nationkey = n_nationkey) from nation",
+            "select * from nation, lateral (select * from region where r_regionkey = n_regionkey)",
+            "select n_name from nation where exists (select * from region)",
+            "select n_name from nation where n_nationkey > all (select s_nationkey from supplier)",
+            "select * from nation join region on n_regionkey = r_regionkey and exists (select * from supplier where s_nationkey = n_nationkey)"})
+    void planWithoutSubQueriesOrCorrelation(String sql) {
+        assertThat(PlanInvariants.violations(planner.plan(sql).root())).isEmpty();
+    }
+
+    @Test
+    void existsAndNotExistsWithResidualConditionsBecomeSemiAndAnti() {
+        RelNode root = planner.plan("select n_name from nation where exists (select * from region where r_regionkey = n_regionkey and r_name <> n_name)"
+                + " and not exists (select * from supplier where s_nationkey = n_nationkey and s_acctbal < 0)").root();
+
+        assertThat(nodes(root, Join.class)).extracting(Join::getJoinType).containsExactlyInAnyOrder(JoinRelType.SEMI, JoinRelType.ANTI);
+        Join semi = nodes(root, Join.class).stream().filter(join -> join.getJoinType() == JoinRelType.SEMI).findFirst().orElseThrow();
+        assertThat(semi.analyzeCondition().leftKeys).hasSize(1);
+        assertThat(semi.analyzeCondition().isEqui()).isFalse();
+    }
+
+    @Test
+    void nestedInSubQueriesBecomeNestedSemiJoins() {
+        RelNode root = planner.plan("select s_name from supplier where s_suppkey in"
+                + " (select ps_suppkey from partsupp where ps_partkey in (select p_partkey from part where p_name like 'forest%'))").root();
+
+        assertThat(nodes(root, Join.class)).extracting(Join::getJoinType).containsOnly(JoinRelType.SEMI).hasSize(2);
+    }
+
+    @Test
+    void limitInACorrelatedSubQueryIsNotSupported() {
+        assertThatThrownBy(() -> planner.plan("select n_name from nation where exists (select * from region where r_regionkey = n_regionkey limit 1)"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    }
+}
