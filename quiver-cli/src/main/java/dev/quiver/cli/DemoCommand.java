@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("Summary (the first query also pays for JVM warm-up and data generation):");
         summary.forEach(line -> out.println("  " + line));
         out.printf(Locale.ROOT, "%d queries in %.1f s. Query the same data yourself:%n", TOUR.size(), total.toMillis() / 1000.0);
-        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name\"%n", sf);
+        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name order by n_name\"%n", sf);
         out.println("  (./quiver sql --help for files, stdin, CSV and JSON output)");
         out.flush();
         return 0;
@@ -106,7 +106,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.flush();
-        return String.format(Locale.ROOT, "%-4s %8.3f s %6d rows  %s", query.name(), elapsed.toNanos() / 1e9, result.rowCount(), query.title());
+        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", query.name(), elapsed.toNanos() / 1e9, result.rowCount(),
+                result.rowCount() == 1 ? "row" : "rows", query.title());
     }
 
     static String formatScaleFactor(double scaleFactor) {
