@@ -149,6 +149,9 @@ public final class DuckDbTpch implements AutoCloseable {
                     appender.append(v.get(row));
                 } else if (vector instanceof IntVector v) {
                     appender.append(v.get(row));
+                } else if (vector instanceof DecimalVector v && v.getPrecision() <= 18) {
+                    // the unscaled value fits the low 64 bits of the 128-bit little-endian decimal
+                    appender.appendDecimal(v.getDataBuffer().getLong((long) row * DecimalVector.TYPE_WIDTH));
                 } else if (vector instanceof DecimalVector v) {
                     appender.append(v.getObject(row));
                 } else if (vector instanceof DateDayVector v) {
