@@ -60,12 +60,12 @@ class SqlCommandTest {
         Run run = CliRunner.run("sql", "--tpch", "0.01",
                 "select n_nationkey, n_name from nation where n_nationkey in (1, 2) order by n_nationkey");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).startsWith("""
-                 n_nationkey | n_name
-                -------------+--------
-                           1 | ARGENTINA
-                           2 | BRAZIL
-                (2 rows, """.replace("| n_name\n-------------+--------", "| n_name\n-------------+-----------"));
+        assertThat(run.out()).startsWith(String.join("\n",
+                " n_nationkey | n_name",
+                "-------------+-----------",
+                "           1 | ARGENTINA",
+                "           2 | BRAZIL",
+                "(2 rows, "));
     }
 
     @Test

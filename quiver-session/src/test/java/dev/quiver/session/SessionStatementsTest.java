@@ -42,6 +42,14 @@ class SessionStatementsTest {
     }
 
     @Test
+    void limitWithoutOrderTakesThatManyRows() {
+        assertThat(session.executeScript("select id from t1 limit 3").rows()).hasSize(3);
+        assertThat(session.executeScript("select id from t1 offset 8").rows()).hasSize(2);
+        assertThat(session.executeScript("select id from t1 limit 4 offset 8").rows()).hasSize(2);
+        assertThat(session.executeScript("select id from t1 limit 0").rows()).isEmpty();
+    }
+
+    @Test
     void explainShowsThePhysicalPlan() {
         QueryResult result = session.executeScript("explain select name from t1");
         assertThat(result.columnNames()).containsExactly("plan");

@@ -74,6 +74,17 @@ class SqlCorrectnessTest {
         "select id, (select count(*) from t2 where t2.k is not distinct from t1.k) from t1",
         "select a.id, b.id from t1 a join t1 b on a.k = b.k and a.id < b.id",
         "select t1.id, e.x from t1 left join empty_t e on t1.k = e.k",
+        // joins with residual conditions and without equi-keys
+        "select t1.id, t2.v from t1 left join t2 on t1.k = t2.k and t2.qty > 1",
+        "select t1.id, t2.v from t1 right join t2 on t1.k = t2.k and t1.id > 1",
+        "select t1.id, t2.v from t1 full join t2 on t1.k = t2.k and t1.id <> t2.qty",
+        "select t1.id, t2.v from t1 join t2 on t1.k = t2.k or t1.id = t2.qty",
+        "select t1.id, t2.v from t1 left join t2 on t1.id < t2.qty",
+        "select t1.id, t2.v from t1 full join t2 on t1.id = t2.qty + 100",
+        "select id from t1 where exists (select * from t2 where t2.k = t1.k and t2.qty <> t1.id)",
+        "select id from t1 where not exists (select * from t2 where t2.k = t1.k and t2.qty > t1.id)",
+        "select count(*) from (select distinct k, flag from t1) x",
+        "select k, max(c) from (select k, name, count(*) as c from t1 group by k, name) x group by k",
         // three-valued logic in WHERE
         "select id from t1 where flag",
         "select id from t1 where not flag",
@@ -130,6 +141,10 @@ class SqlCorrectnessTest {
         "select id, name from t1 order by id limit 3 offset 2",
         "select id from t1 order by id offset 8",
         "select k, count(*) as c from t1 group by k order by c desc, k nulls first",
+        "select id from t1 order by id limit 0",
+        "select id from t1 order by amount * -1 nulls last, id",
+        "select distinct name from t1 order by name nulls first limit 5 offset 1",
+        "select id from t1 order by id offset 20",
     })
     void matchesDuckDbInOrder(String sql) throws SQLException {
         assertSameRows(sql, true);

@@ -2,9 +2,12 @@ package dev.quiver.engine.batch;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -19,6 +22,15 @@ public final class Take {
 
     /** Rows {@code indices[0..count)} of {@code source} as a new vector the caller owns. */
     public static FieldVector take(ValueVector source, int[] indices, int count, BufferAllocator allocator) {
+        if (source instanceof BaseFixedWidthVector fixed && !(source instanceof BitVector)) {
+            int width = fixed.getTypeWidth();
+            if (width == 4 || width == 8 || width == 16) {
+                return takeFixed(fixed, width, indices, count, allocator);
+            }
+        }
+        if (source instanceof BaseVariableWidthVector variable) {
+            return takeVariable(variable, indices, count, allocator);
+        }
         FieldVector target = (FieldVector) source.getField().createVector(allocator);
         try {
             allocate(target, count, source, indices);
@@ -30,6 +42,75 @@ public final class Take {
                     target.copyFromSafe(index, i, source);
                 }
             }
+            target.setValueCount(count);
+            return target;
+        } catch (RuntimeException e) {
+            target.close();
+            throw e;
+        }
+    }
+
+    /** Fixed-width values copied buffer to buffer: no per-row virtual calls or capacity checks. */
+    private static FieldVector takeFixed(BaseFixedWidthVector source, int width, int[] indices, int count, BufferAllocator allocator) {
+        BaseFixedWidthVector target = (BaseFixedWidthVector) source.getField().createVector(allocator);
+        try {
+            target.allocateNew(Math.max(count, 1));
+            ArrowBuf from = source.getDataBuffer();
+            ArrowBuf to = target.getDataBuffer();
+            ArrowBuf fromValidity = source.getValidityBuffer();
+            ArrowBuf toValidity = target.getValidityBuffer();
+            // every row starts NULL; the loop sets the valid ones
+            toValidity.setZero(0, toValidity.capacity());
+            for (int i = 0; i < count; i++) {
+                int index = indices[i];
+                if (index < 0 || BitVectorHelper.get(fromValidity, index) == 0) {
+                    continue;
+                }
+                BitVectorHelper.setBit(toValidity, i);
+                switch (width) {
+                    case 4 -> to.setInt((long) i * 4, from.getInt((long) index * 4));
+                    case 8 -> to.setLong((long) i * 8, from.getLong((long) index * 8));
+                    default -> {
+                        to.setLong((long) i * 16, from.getLong((long) index * 16));
+                        to.setLong((long) i * 16 + 8, from.getLong((long) index * 16 + 8));
+                    }
+                }
+            }
+            target.setValueCount(count);
+            return target;
+        } catch (RuntimeException e) {
+            target.close();
+            throw e;
+        }
+    }
+
+    /** Strings and binaries: offsets computed and bytes copied buffer to buffer. */
+    private static FieldVector takeVariable(BaseVariableWidthVector source, int[] indices, int count, BufferAllocator allocator) {
+        BaseVariableWidthVector target = (BaseVariableWidthVector) source.getField().createVector(allocator);
+        try {
+            allocate(target, count, source, indices);
+            ArrowBuf fromOffsets = source.getOffsetBuffer();
+            ArrowBuf fromData = source.getDataBuffer();
+            ArrowBuf fromValidity = source.getValidityBuffer();
+            ArrowBuf toOffsets = target.getOffsetBuffer();
+            ArrowBuf toData = target.getDataBuffer();
+            ArrowBuf toValidity = target.getValidityBuffer();
+            toValidity.setZero(0, toValidity.capacity());
+            int position = 0;
+            toOffsets.setInt(0, 0);
+            for (int i = 0; i < count; i++) {
+                int index = indices[i];
+                if (index >= 0 && BitVectorHelper.get(fromValidity, index) == 1) {
+                    int start = fromOffsets.getInt((long) index * 4);
+                    int length = fromOffsets.getInt((long) index * 4 + 4) - start;
+                    toData.setBytes(position, fromData, start, length);
+                    position += length;
+                    BitVectorHelper.setBit(toValidity, i);
+                }
+                toOffsets.setInt((long) (i + 1) * 4, position);
+            }
+            // every offset is written: setValueCount must not "fill holes" after a stale last index
+            target.setLastSet(count - 1);
             target.setValueCount(count);
             return target;
         } catch (RuntimeException e) {

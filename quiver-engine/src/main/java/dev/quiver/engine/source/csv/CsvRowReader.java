@@ -1,0 +1,317 @@
+package dev.quiver.engine.source.csv;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Splits RFC 4180 CSV bytes into rows and fields without making strings: after
+ * {@link #nextRow()}, field {@code i} is the bytes {@code [start(i), end(i))} of {@link #buffer()}
+ * (inside the quotes for a quoted field; {@link #escaped(i)} says whether doubled quotes need
+ * collapsing). Fields are separated by {@code ,}; rows end at LF or CRLF outside quotes; a quoted
+ * field may hold commas, quotes (doubled) and line breaks. Blank lines are skipped.
+ *
+ * <p>The reader refills one buffer, moving the unfinished row to its front; a row longer than the
+ * buffer grows it. Line numbers count physical lines from 1, so an error can name the line where
+ * a bad row starts.
+ */
+final class CsvRowReader implements AutoCloseable {
+    private static final byte COMMA = ',';
+    private static final byte QUOTE = '"';
+    private static final byte CR = '\r';
+    private static final byte LF = '\n';
+
+    private final InputStream input;
+    private final Path file;
+    private byte[] buffer;
+    private int limit;
+    private int position;
+    private boolean eof;
+    private long line = 1;
+    private long rowLine;
+    private int rowBytes;
+    private int fieldCount;
+    private int[] starts = new int[16];
+    private int[] ends = new int[16];
+    private boolean[] escapes = new boolean[16];
+    private boolean[] quoted = new boolean[16];
+
+    CsvRowReader(InputStream input, Path file, int bufferSize) {
+        this.input = requireNonNull(input, "input is null");
+        this.file = requireNonNull(file, "file is null");
+        this.buffer = new byte[bufferSize];
+    }
+
+    /** Reads the next row; false at the end of the input. */
+    boolean nextRow() {
+        while (true) {
+            if (position >= limit) {
+                if (eof) {
+                    fieldCount = 0;
+                    return false;
+                }
+                refill(position);
+                continue;
+            }
+            int rowStart = position;
+            long startLine = line;
+            int result = parseRow(rowStart);
+            if (result >= 0) {
+                position = result;
+                if (fieldCount == 1 && ends[0] == starts[0] && !quoted[0]) {
+                    continue; // a blank line
+                }
+                rowLine = startLine;
+                rowBytes = result - rowStart;
+                return true;
+            }
+            line = startLine;
+            if (eof) {
+                throw error(startLine, "a quoted field is not closed before the end of the file");
+            }
+            refill(rowStart);
+        }
+    }
+
+    /**
+     * Parses one row starting at {@code from}; returns the position after its line break (or the
+     * end of input at EOF), or -1 when the buffer ends first and more input may follow.
+     */
+    private int parseRow(int from) {
+        fieldCount = 0;
+        int i = from;
+        while (true) {
+            if (i >= limit && !eof) {
+                return -1;
+            }
+            ensureFieldCapacity();
+            int field = fieldCount++;
+            escapes[field] = false;
+            if (i < limit && buffer[i] == QUOTE) {
+                quoted[field] = true;
+                int contentStart = ++i;
+                while (true) {
+                    if (i >= limit) {
+                        return -1;
+                    }
+                    byte b = buffer[i];
+                    if (b == QUOTE) {
+                        if (i + 1 >= limit && !eof) {
+                            return -1;
+                        }
+                        if (i + 1 < limit && buffer[i + 1] == QUOTE) {
+                            escapes[field] = true;
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    if (b == LF) {
+                        line++;
+                    }
+                    i++;
+                }
+                starts[field] = contentStart;
+                ends[field] = i;
+                i++; // the closing quote
+                if (i >= limit) {
+                    if (!eof) {
+                        return -1;
+                    }
+                    line++;
+                    return i;
+                }
+                byte after = buffer[i];
+                if (after == COMMA) {
+                    i++;
+                    continue;
+                }
+                if (after == LF) {
+                    line++;
+                    return i + 1;
+                }
+                if (after == CR && i + 1 < limit && buffer[i + 1] == LF) {
+                    line++;
+                    return i + 2;
+                }
+                if (after == CR && i + 1 >= limit && !eof) {
+                    return -1;
+                }
+                throw error(line, "unexpected character '" + (char) (after & 0xff) + "' after the closing quote of field " + (field + 1));
+            }
+            quoted[field] = false;
+            starts[field] = i;
+            while (i < limit) {
+                byte b = buffer[i];
+                if (b == COMMA || b == LF) {
+                    break;
+                }
+                i++;
+            }
+            if (i >= limit) {
+                if (!eof) {
+                    return -1;
+                }
+                ends[field] = trimCr(starts[field], i);
+                line++;
+                return i;
+            }
+            ends[field] = trimCr(starts[field], i);
+            if (buffer[i] == COMMA) {
+                i++;
+                if (i >= limit && eof) {
+                    // a trailing comma at the very end: one more, empty field
+                    ensureFieldCapacity();
+                    starts[fieldCount] = i;
+                    ends[fieldCount] = i;
+                    quoted[fieldCount] = false;
+                    escapes[fieldCount] = false;
+                    fieldCount++;
+                    line++;
+                    return i;
+                }
+                continue;
+            }
+            line++;
+            return i + 1;
+        }
+    }
+
+    private int trimCr(int start, int end) {
+        return end > start && buffer[end - 1] == CR ? end - 1 : end;
+    }
+
+    private void ensureFieldCapacity() {
+        if (fieldCount == starts.length) {
+            int size = starts.length * 2;
+            starts = Arrays.copyOf(starts, size);
+            ends = Arrays.copyOf(ends, size);
+            escapes = Arrays.copyOf(escapes, size);
+            quoted = Arrays.copyOf(quoted, size);
+        }
+    }
+
+    private void refill(int rowStart) {
+        int kept = limit - rowStart;
+        if (rowStart == 0 && limit == buffer.length) {
+            buffer = Arrays.copyOf(buffer, buffer.length * 2);
+        } else if (kept > 0 && rowStart > 0) {
+            System.arraycopy(buffer, rowStart, buffer, 0, kept);
+        }
+        limit = kept;
+        position = 0;
+        try {
+            while (limit < buffer.length) {
+                int read = input.read(buffer, limit, buffer.length - limit);
+                if (read < 0) {
+                    eof = true;
+                    break;
+                }
+                limit += read;
+                if (read == 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read CSV file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    byte[] buffer() {
+        return buffer;
+    }
+
+    int fieldCount() {
+        return fieldCount;
+    }
+
+    int start(int field) {
+        return starts[field];
+    }
+
+    int end(int field) {
+        return ends[field];
+    }
+
+    /** The field was quoted: an empty quoted field is an empty string, not NULL. */
+    boolean quoted(int field) {
+        return quoted[field];
+    }
+
+    /** The quoted field holds doubled quotes that {@link #unescape} collapses. */
+    boolean escaped(int field) {
+        return escapes[field];
+    }
+
+    /** Physical line (from 1) where the current row starts. */
+    long rowLine() {
+        return rowLine;
+    }
+
+    /** Bytes of the current row, line break included. */
+    int rowBytes() {
+        return rowBytes;
+    }
+
+    /** The current row's fields as strings, NULL (an empty unquoted field) as null. */
+    List<String> values() {
+        List<String> values = new ArrayList<>(fieldCount);
+        for (int i = 0; i < fieldCount; i++) {
+            values.add(starts[i] == ends[i] && !quoted[i] ? null : text(i));
+        }
+        return values;
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /** The field's bytes with doubled quotes collapsed, in {@code scratch} (grown as needed); returns the length. */
+    int unescape(int field, byte[][] scratch) {
+        int start = starts[field];
+        int end = ends[field];
+        if (scratch[0].length < end - start) {
+            scratch[0] = new byte[Math.max(end - start, scratch[0].length * 2)];
+        }
+        byte[] out = scratch[0];
+        int length = 0;
+        for (int i = start; i < end; i++) {
+            out[length++] = buffer[i];
+            if (buffer[i] == QUOTE) {
+                i++;
+            }
+        }
+        return length;
+    }
+
+    /** The field as a string (for messages and the slow paths). */
+    String text(int field) {
+        if (escapes[field]) {
+            byte[][] scratch = {new byte[16]};
+            int length = unescape(field, scratch);
+            return new String(scratch[0], 0, length, StandardCharsets.UTF_8);
+        }
+        return new String(buffer, starts[field], ends[field] - starts[field], StandardCharsets.UTF_8);
+    }
+
+    QuiverException error(long atLine, String message) {
+        return new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " line " + atLine + ": " + message);
+    }
+
+    @Override
+    public void close() {
+        try {
+            input.close();
+        } catch (IOException ignored) {
+            // a read-only file: nothing is lost if its close fails
+        }
+    }
+}

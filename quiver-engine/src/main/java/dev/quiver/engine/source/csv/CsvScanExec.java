@@ -1,0 +1,121 @@
+package dev.quiver.engine.source.csv;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.AbstractExecutionPlan;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Leaf that parses CSV files. Each output partition reads whole files, chosen and balanced by
+ * {@link CsvTable#scan}; every column of a row is checked for the field count, only the projected
+ * ones are parsed.
+ */
+public final class CsvScanExec extends AbstractExecutionPlan {
+    private final String tableName;
+    private final Schema tableSchema;
+    private final Schema schema;
+    private final List<Integer> projection;
+    private final List<List<CsvFile>> partitions;
+    private final double bytesPerRow;
+
+    CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow) {
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
+        this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
+        this.partitions = requireNonNull(partitions, "partitions is null").stream().map(List::copyOf).toList();
+        this.bytesPerRow = bytesPerRow;
+        if (this.partitions.isEmpty()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "CsvScanExec needs at least one partition");
+        }
+        List<Field> fields = tableSchema.getFields();
+        for (int index : this.projection) {
+            if (index < 0 || index >= fields.size()) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR,
+                        "column " + index + " is out of range for CSV table " + tableName + " with " + fields.size() + " columns");
+            }
+        }
+        this.schema = new Schema(this.projection.stream().map(fields::get).toList());
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    public List<Integer> projection() {
+        return projection;
+    }
+
+    @Override
+    public String name() {
+        return "CsvScanExec";
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public Partitioning outputPartitioning() {
+        return new Partitioning.Unknown(partitions.size());
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        if (!children.isEmpty()) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "CsvScanExec is a leaf; got " + children.size() + " children");
+        }
+        return this;
+    }
+
+    @Override
+    public Statistics partitionStatistics(OptionalInt partition) {
+        List<CsvFile> files;
+        if (partition.isPresent()) {
+            checkPartition(partition.getAsInt());
+            files = partitions.get(partition.getAsInt());
+        } else {
+            files = partitions.stream().flatMap(List::stream).toList();
+        }
+        long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
+        long rows = bytesPerRow <= 0 ? 0 : Math.round(bytes / bytesPerRow);
+        long projectedBytes = tableSchema.getFields().isEmpty() ? 0 : bytes * projection.size() / tableSchema.getFields().size();
+        return new Statistics(Estimate.inexact(rows), Estimate.inexact(projectedBytes),
+                Collections.nCopies(projection.size(), ColumnStatistics.unknown()));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        checkPartition(partition);
+        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), context.allocator(),
+                context.batchSize(), metrics().partition(partition));
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    @Override
+    public String displayLine() {
+        return "CsvScanExec: table=" + tableName + ", files=" + partitions.stream().mapToInt(List::size).sum()
+                + ", partitions=" + partitions.size()
+                + ", projection=[" + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + "]";
+    }
+}

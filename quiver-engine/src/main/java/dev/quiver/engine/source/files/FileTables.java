@@ -1,0 +1,61 @@
+package dev.quiver.engine.source.files;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.arrow.ArrowTable;
+import dev.quiver.engine.source.csv.CsvTable;
+import dev.quiver.engine.source.parquet.ParquetTable;
+import dev.quiver.engine.spi.TableSource;
+import dev.quiver.engine.types.QuiverTypes;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Opens file tables of any {@link FileFormat}: what {@code CREATE EXTERNAL TABLE} and {@code --table} do. */
+public final class FileTables {
+    private FileTables() {}
+
+    /**
+     * Opens the table at {@code path}.
+     *
+     * @param format the format, or empty to detect it from the extension
+     * @param columns the columns, or empty to take them from the files (Parquet, Arrow) or to
+     *     infer them (CSV); for Parquet and Arrow, given columns must match the files'
+     */
+    public static TableSource open(String name, Path path, Optional<FileFormat> format, Optional<Schema> columns) {
+        requireNonNull(name, "name is null");
+        requireNonNull(path, "path is null");
+        FileFormat actual = format.orElseGet(() -> FileFormat.detect(path));
+        TableSource table = switch (actual) {
+            case PARQUET -> ParquetTable.open(name, path);
+            case ARROW -> ArrowTable.open(name, path);
+            case CSV -> CsvTable.open(name, path, columns);
+        };
+        if (actual != FileFormat.CSV && columns.isPresent()) {
+            checkColumns(table, columns.get(), path);
+        }
+        return table;
+    }
+
+    private static void checkColumns(TableSource table, Schema declared, Path path) {
+        List<Field> actual = table.schema().getFields();
+        List<Field> expected = declared.getFields();
+        boolean same = actual.size() == expected.size();
+        for (int i = 0; same && i < actual.size(); i++) {
+            same = actual.get(i).getName().equalsIgnoreCase(expected.get(i).getName())
+                    && actual.get(i).getType().equals(expected.get(i).getType());
+        }
+        if (!same) {
+            throw new QuiverException(ErrorCode.TYPE_MISMATCH, "the columns declared for " + path + " (" + describe(expected)
+                    + ") differ from the files' columns (" + describe(actual) + "); leave the column list out to take the files'");
+        }
+    }
+
+    private static String describe(List<Field> fields) {
+        return String.join(", ", fields.stream().map(f -> f.getName() + " " + QuiverTypes.sqlName(f.getType())).toList());
+    }
+}
