@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.expr.kernel.SelectionKernels;
 import java.util.ArrayList;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

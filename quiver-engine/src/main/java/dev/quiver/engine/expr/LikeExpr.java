@@ -2,12 +2,12 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.engine.expr.kernel.LikeMatcher;
 import dev.quiver.engine.expr.kernel.Operand;
 import dev.quiver.engine.expr.kernel.StringKernels;
-import java.util.Optional;
+import dev.quiver.engine.types.QuiverTypes;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

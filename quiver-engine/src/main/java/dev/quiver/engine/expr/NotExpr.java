@@ -2,9 +2,9 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.engine.expr.kernel.LogicalKernels;
 import dev.quiver.engine.expr.kernel.Operand;
+import dev.quiver.engine.types.QuiverTypes;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;

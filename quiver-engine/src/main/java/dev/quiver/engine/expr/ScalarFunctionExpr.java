@@ -3,8 +3,8 @@ package dev.quiver.engine.expr;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.expr.kernel.FunctionKernels;
-import java.util.stream.Collectors;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

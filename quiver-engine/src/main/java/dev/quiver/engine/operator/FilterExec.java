@@ -2,20 +2,21 @@ package dev.quiver.engine.operator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.batch.Filter;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.batch.Filter;
-import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Passes the rows for which {@code predicate} is TRUE (not FALSE, not NULL). */
@@ -26,7 +27,7 @@ public final class FilterExec extends AbstractExecutionPlan {
     public FilterExec(PhysicalExpr predicate, ExecutionPlan input) {
         this.predicate = requireNonNull(predicate, "predicate is null");
         this.input = requireNonNull(input, "input is null");
-        if (!(predicate.type() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool)) {
+        if (!(predicate.type() instanceof ArrowType.Bool)) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "filter predicate must be BOOLEAN: " + predicate.display());
         }
     }

@@ -2,24 +2,24 @@ package dev.quiver.engine.operator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
-import org.apache.arrow.vector.types.pojo.Field;
-import dev.quiver.engine.execution.MeteredBatchStream;
-import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.util.TransferPair;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
 
 /** Computes {@code exprs} over each input batch; output column i is named {@code names.get(i)}. */
 public final class ProjectionExec extends AbstractExecutionPlan {

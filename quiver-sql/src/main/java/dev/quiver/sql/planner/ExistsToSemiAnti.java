@@ -16,6 +16,7 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -28,6 +29,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Pass before sub-query removal: turns top-level WHERE conjuncts {@code [NOT] EXISTS (sub)} and
@@ -40,7 +42,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *     free correlation variables; the correlated conjuncts of {@code cond} (outer fields replaced
  *     by left input references) become the join condition, the others filter the right input.
  * <li>{@code IN}: the sub-query must be uncorrelated; the join condition equates the operands
- *     with its columns. {@code NOT IN} becomes ANTI only when operands and columns are all NOT
+ *     with its columns. When its rows are unique the join is INNER, so that join ordering can move it. {@code NOT IN} becomes ANTI only when operands and columns are all NOT
  *     NULL, since a NULL makes NOT IN unknown rather than true.
  * </ul>
  * Anything else is left for Calcite's sub-query removal.
@@ -165,8 +167,19 @@ final class ExistsToSemiAnti extends RelHomogeneousShuttle {
             RexNode column = new RexInputRef(leftCount + i, columns.get(i).getType());
             equalities.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, operands.get(i), column));
         }
-        return Optional.of(LogicalJoin.create(left, right, List.of(),
-                RexUtil.composeConjunction(rexBuilder, equalities), Set.of(), type));
+        RexNode condition = RexUtil.composeConjunction(rexBuilder, equalities);
+        RelMetadataQuery mq = right.getCluster().getMetadataQuery();
+        if (type == JoinRelType.SEMI && Boolean.TRUE.equals(mq.areColumnsUnique(right, ImmutableBitSet.range(columns.size())))) {
+            // Over unique values a semi join is an inner join, which the join orderer can place
+            // (q18: the few orders with a large quantity filter orders before lineitem joins them).
+            LogicalJoin join = LogicalJoin.create(left, right, List.of(), condition, Set.of(), JoinRelType.INNER);
+            List<RexNode> leftColumns = new ArrayList<>();
+            for (int i = 0; i < leftCount; i++) {
+                leftColumns.add(rexBuilder.makeInputRef(join, i));
+            }
+            return Optional.of(LogicalProject.create(join, List.of(), leftColumns, left.getRowType().getFieldNames(), Set.of()));
+        }
+        return Optional.of(LogicalJoin.create(left, right, List.of(), condition, Set.of(), type));
     }
 
     private static ImmutableSet<CorrelationId> stillUsed(Set<CorrelationId> variables, RexNode condition) {

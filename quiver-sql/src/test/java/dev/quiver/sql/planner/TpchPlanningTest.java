@@ -97,6 +97,18 @@ class TpchPlanningTest {
                 .containsExactlyInAnyOrder(JoinRelType.ANTI, JoinRelType.SEMI, JoinRelType.INNER, JoinRelType.INNER, JoinRelType.INNER);
     }
 
+    /** q18's IN (... HAVING sum > 300) is over unique order keys: an inner join that filters orders before lineitem joins. */
+    @Test
+    void q18JoinsTheLargeOrdersBeforeLineitem() {
+        List<Join> joins = nodes(plan(18).root(), Join.class);
+
+        assertThat(joins).extracting(Join::getJoinType).containsOnly(JoinRelType.INNER).hasSize(3);
+        Join lineitemJoin = joins.stream()
+                .filter(join -> tables(join.getLeft()).equals(List.of("lineitem")) || tables(join.getRight()).equals(List.of("lineitem")))
+                .findFirst().orElseThrow();
+        assertThat(tables(join(lineitemJoin, "lineitem"))).containsExactlyInAnyOrder("orders", "lineitem", "customer");
+    }
+
     @Test
     void q16NotInOverNotNullColumnsIsAnAntiJoin() {
         assertThat(nodes(plan(16).root(), Join.class)).extracting(Join::getJoinType)
@@ -115,9 +127,9 @@ class TpchPlanningTest {
         return new SqlPlanner(CATALOG, query.views()).plan(query.sql());
     }
 
-    /** The side of {@code join} that does not hold {@code table}. */
+    /** The side of {@code join} that is not a scan of {@code table} alone. */
     private static RelNode join(Join join, String table) {
-        return tables(join.getLeft()).contains(table) ? join.getRight() : join.getLeft();
+        return tables(join.getLeft()).equals(List.of(table)) ? join.getRight() : join.getLeft();
     }
 
     static List<String> tables(RelNode node) {

@@ -8,6 +8,12 @@ import dev.quiver.engine.types.DecimalMath;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.DecimalVector;
@@ -238,8 +244,8 @@ public final class CastKernels {
         }
         if (source instanceof ArrowType.Timestamp) {
             long micros = (Long) value;
-            return java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000,
-                    java.time.ZoneOffset.UTC).toString().replace('T', ' ');
+            return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000,
+                    ZoneOffset.UTC).toString().replace('T', ' ');
         }
         return value.toString();
     }
@@ -264,13 +270,13 @@ public final class CastKernels {
                 return (int) days;
             }
             if (target instanceof ArrowType.Timestamp) {
-                java.time.LocalDateTime time = trimmed.length() <= 10 ? java.time.LocalDate.parse(trimmed).atStartOfDay()
-                        : java.time.LocalDateTime.parse(trimmed.replace(' ', 'T'));
-                java.time.Instant instant = time.toInstant(java.time.ZoneOffset.UTC);
+                LocalDateTime time = trimmed.length() <= 10 ? LocalDate.parse(trimmed).atStartOfDay()
+                        : LocalDateTime.parse(trimmed.replace(' ', 'T'));
+                Instant instant = time.toInstant(ZoneOffset.UTC);
                 return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000;
             }
             if (target instanceof ArrowType.Bool) {
-                switch (trimmed.toLowerCase(java.util.Locale.ROOT)) {
+                switch (trimmed.toLowerCase(Locale.ROOT)) {
                     case "true", "t", "1":
                         return true;
                     case "false", "f", "0":
@@ -280,7 +286,7 @@ public final class CastKernels {
                 }
             }
             throw invalid(text, target);
-        } catch (NumberFormatException | java.time.DateTimeException e) {
+        } catch (NumberFormatException | DateTimeException e) {
             throw invalid(text, target);
         }
     }

@@ -2,6 +2,7 @@ package dev.quiver.engine.expr.kernel;
 
 import dev.quiver.engine.batch.VectorValues;
 import dev.quiver.engine.types.QuiverTypes;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -74,9 +75,9 @@ public final class InListKernels {
         int scale = Numeric.scale(input.type());
         for (Object constant : constants) {
             // a constant with more fractional digits than the input can never equal it
-            java.math.BigDecimal exact = constant instanceof java.math.BigDecimal d ? d : new java.math.BigDecimal(constant.toString());
-            java.math.BigDecimal scaled = exact.movePointRight(scale);
-            if (scaled.stripTrailingZeros().scale() > 0 || scaled.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            BigDecimal exact = constant instanceof BigDecimal d ? d : new BigDecimal(constant.toString());
+            BigDecimal scaled = exact.movePointRight(scale);
+            if (scaled.stripTrailingZeros().scale() > 0 || scaled.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
                 continue;
             }
             set[count++] = scaled.longValueExact();
@@ -172,7 +173,7 @@ public final class InListKernels {
     }
 
     private static Object normalize(Object value) {
-        if (value instanceof java.math.BigDecimal d) {
+        if (value instanceof BigDecimal d) {
             return d.stripTrailingZeros();
         }
         if (value instanceof Float || value instanceof Double) {

@@ -4,6 +4,8 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 
@@ -30,7 +32,7 @@ public final class LikeMatcher {
 
     public static LikeMatcher compile(String pattern, Optional<Character> escape) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        java.util.List<Integer> tokens = new java.util.ArrayList<>();
+        List<Integer> tokens = new ArrayList<>();
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
             if (escape.isPresent() && c == escape.get()) {
@@ -88,7 +90,7 @@ public final class LikeMatcher {
         return new LikeMatcher(Kind.GENERAL, null, compiled);
     }
 
-    private static void addLiteral(java.util.List<Integer> tokens, String character) {
+    private static void addLiteral(List<Integer> tokens, String character) {
         for (byte b : character.getBytes(StandardCharsets.UTF_8)) {
             tokens.add(b & 0xFF);
         }

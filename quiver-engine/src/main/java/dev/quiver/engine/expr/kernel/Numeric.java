@@ -6,6 +6,7 @@ import dev.quiver.engine.types.Decimal128;
 import dev.quiver.engine.types.DecimalMath;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -59,7 +60,7 @@ public final class Numeric {
                 if (!value.fitsInLong()) {
                     return null;
                 }
-                java.util.Arrays.fill(values, value.low());
+                Arrays.fill(values, value.low());
             }
             return values;
         }
@@ -105,8 +106,8 @@ public final class Numeric {
         if (operand.isConstant()) {
             if (operand.constant() != null) {
                 Decimal128 value = constant128(operand.constant(), operand.type());
-                java.util.Arrays.fill(high, 0, rows, value.high());
-                java.util.Arrays.fill(low, 0, rows, value.low());
+                Arrays.fill(high, 0, rows, value.high());
+                Arrays.fill(low, 0, rows, value.low());
             }
             return;
         }
@@ -136,7 +137,7 @@ public final class Numeric {
         double[] values = new double[rows];
         if (operand.isConstant()) {
             if (operand.constant() != null) {
-                java.util.Arrays.fill(values, constantDouble(operand.constant()));
+                Arrays.fill(values, constantDouble(operand.constant()));
             }
             return values;
         }

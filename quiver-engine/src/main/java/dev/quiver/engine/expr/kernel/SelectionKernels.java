@@ -9,6 +9,7 @@ import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
@@ -30,7 +31,7 @@ public final class SelectionKernels {
         int rows = batch.getRowCount();
         int branches = expr.branches().size();
         int[] chosen = new int[rows];
-        java.util.Arrays.fill(chosen, UNDECIDED);
+        Arrays.fill(chosen, UNDECIDED);
         int undecided = rows;
         // branch index per row; 'branches' stands for ELSE (or NULL without ELSE)
         for (int b = 0; b < branches && undecided > 0; b++) {

@@ -4,6 +4,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
@@ -234,7 +235,7 @@ public final class StringKernels {
                         int from = vector.getStartOffset(i);
                         int count = vector.getOffsetBuffer().getInt((long) i * 4 + 4) - from;
                         if (scratch.length < length + count) {
-                            scratch = java.util.Arrays.copyOf(scratch, Math.max(length + count, scratch.length * 2));
+                            scratch = Arrays.copyOf(scratch, Math.max(length + count, scratch.length * 2));
                         }
                         vector.getDataBuffer().getBytes(from, scratch, length, count);
                         length += count;

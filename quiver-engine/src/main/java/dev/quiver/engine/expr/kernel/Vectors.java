@@ -20,6 +20,7 @@ import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.util.TransferPair;
 
 /** Allocating result vectors and filling them with constants. */
 public final class Vectors {
@@ -135,7 +136,7 @@ public final class Vectors {
             empty.setValueCount(0);
             return empty;
         }
-        org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
+        TransferPair pair = vector.getTransferPair(allocator);
         pair.splitAndTransfer(0, rows);
         return (FieldVector) pair.getTo();
     }
