@@ -78,6 +78,15 @@ class CastExprTest {
         try (TestingContext testing = new TestingContext()) {
             assertThat(cast(testing, QuiverTypes.DATE32, QuiverTypes.TIMESTAMP, 1, -1)).containsExactly(86_400_000_000L, -86_400_000_000L);
             assertThat(cast(testing, QuiverTypes.TIMESTAMP, QuiverTypes.DATE32, 86_400_000_001L, -1L)).containsExactly(1, -1);
+            long micros = LocalDate.parse("1998-09-02").toEpochDay() * 86_400_000_000L + 3_723_000_004L;
+            assertThat(cast(testing, QuiverTypes.TIMESTAMP, QuiverTypes.UTF8, micros)).containsExactly("1998-09-02 01:02:03.000004");
+            assertThat(cast(testing, QuiverTypes.UTF8, QuiverTypes.TIMESTAMP, "1998-09-02 01:02:03.000004", "1998-09-02")).containsExactly(micros,
+                    LocalDate.parse("1998-09-02").toEpochDay() * 86_400_000_000L);
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.TIMESTAMP, Arrays.asList(micros, null),
+                    c -> new ScalarFunctionExpr(ScalarFunction.EXTRACT_MONTH, java.util.List.of(c), QuiverTypes.INT64))).containsExactly(9L, null);
+            assertThat(cast(testing, QuiverTypes.UTF8, QuiverTypes.BOOLEAN, "true", "FALSE", null)).containsExactly(true, false, null);
+            assertThat(cast(testing, QuiverTypes.BOOLEAN, QuiverTypes.UTF8, true, false)).containsExactly("true", "false");
+            assertThat(cast(testing, QuiverTypes.BOOLEAN, QuiverTypes.INT32, true, false)).containsExactly(1, 0);
         }
     }
 }

@@ -28,6 +28,7 @@ final class HashProbe implements PairSource {
     private final List<FieldVector> ownedKeyVectors = new ArrayList<>();
     private long[] hashes = new long[0];
     private boolean[] nulls = new boolean[0];
+    private long[] entries = new long[0];
     private int rows;
     private int probeRow;
     private int chain = NEW_ROW;
@@ -62,8 +63,13 @@ final class HashProbe implements PairSource {
         if (hashes.length < rows) {
             hashes = new long[rows];
             nulls = new boolean[rows];
+            entries = new long[rows];
         }
         KeyKernel.hashRows(keyVectors, kernels, 0, rows, hashes, nulls);
+        // One tight loop of independent table lookups lets the CPU overlap their cache misses.
+        for (int row = 0; row < rows; row++) {
+            entries[row] = nulls[row] ? 0 : table.find(hashes[row]);
+        }
     }
 
     @Override
@@ -78,11 +84,7 @@ final class HashProbe implements PairSource {
         int candidate = chain;
         while (row < rows && count < max) {
             if (candidate == NEW_ROW) {
-                if (nulls[row]) {
-                    row++;
-                    continue;
-                }
-                long entry = table.find(hashes[row]);
+                long entry = entries[row];
                 if (entry == 0) {
                     row++;
                     continue;

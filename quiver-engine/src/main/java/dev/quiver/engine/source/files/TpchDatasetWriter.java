@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -29,12 +30,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Writes the eight TPC-H tables at a scale factor as files: {@code DIR/<table>/part-<i>.<ext>},
- * one file per generator part. Files are written concurrently by {@code parallelism} tasks on a
+ * one file per generator part ({@code DIR/<table>/<table>.<ext>} when a table has one part); data
+ * files an earlier run left in those directories are removed first. Files are written concurrently by {@code parallelism} tasks on a
  * {@link QuiverExecutor}, the largest tables first. Each file's record batches (Arrow) or row
  * groups (Parquet, {@link ParquetWriteOptions#defaults()}) hold {@value #BATCH_ROWS} rows.
  */
@@ -71,7 +74,7 @@ public final class TpchDatasetWriter {
             ExecutionPlan scan = table.scan(ScanRequest.all(filesPerTable));
             int parts = scan.outputPartitioning().partitionCount();
             Path tableDirectory = directory.resolve(name);
-            createDirectory(tableDirectory);
+            prepareDirectory(tableDirectory);
             for (int part = 0; part < parts; part++) {
                 String fileName = parts == 1 ? name + format.extension() : String.format("part-%05d%s", part, format.extension());
                 tasks.add(new FileTask(name, scan, part, tableDirectory.resolve(fileName),
@@ -171,9 +174,18 @@ public final class TpchDatasetWriter {
         }
     }
 
-    private static void createDirectory(Path directory) {
+    /** Creates the table's directory, removing data files an earlier run left (their part count may differ). */
+    private static void prepareDirectory(Path directory) {
         try {
             Files.createDirectories(directory);
+            try (Stream<Path> entries = Files.list(directory)) {
+                for (Path file : entries.filter(Files::isRegularFile).toList()) {
+                    String extension = DataFiles.extension(file.getFileName().toString());
+                    if (Arrays.stream(FileFormat.values()).anyMatch(format -> format.extensions().contains(extension))) {
+                        Files.delete(file);
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot create directory " + directory + ": " + e.getMessage(), e);
         }
