@@ -24,6 +24,7 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
@@ -34,6 +35,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
@@ -100,6 +102,13 @@ public final class PhysicalPlanner {
         if (rel instanceof Filter filter) {
             if (filter.getInput() instanceof TableScan scan) {
                 return ScanPlanner.plan(scan, Optional.of(filter), Optional.empty(), options.targetPartitions());
+            }
+            if (filter.getInput() instanceof Project project && project.getInput() instanceof TableScan scan
+                    && project.getProjects().stream().allMatch(RexInputRef.class::isInstance)) {
+                // Field trimming leaves a column-selecting Project between a Filter and its scan: look
+                // through it so that the filter still reaches the source (Parquet row-group pruning).
+                Filter below = filter.copy(filter.getTraitSet(), scan, RelOptUtil.pushPastProject(filter.getCondition(), project));
+                return ScanPlanner.plan(scan, Optional.of(below), Optional.of(project), options.targetPartitions());
             }
             ExecutionPlan input = visit(filter.getInput());
             return new FilterExec(translator(input, rel).translate(filter.getCondition()), input);
