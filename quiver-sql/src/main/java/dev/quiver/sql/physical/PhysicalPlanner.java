@@ -24,18 +24,15 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
@@ -96,20 +93,11 @@ public final class PhysicalPlanner {
     }
 
     private ExecutionPlan visit(RelNode rel) {
-        if (rel instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.empty(), Optional.empty(), options.targetPartitions());
+        Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options.targetPartitions());
+        if (scan.isPresent()) {
+            return scan.get();
         }
         if (rel instanceof Filter filter) {
-            if (filter.getInput() instanceof TableScan scan) {
-                return ScanPlanner.plan(scan, Optional.of(filter), Optional.empty(), options.targetPartitions());
-            }
-            if (filter.getInput() instanceof Project project && project.getInput() instanceof TableScan scan
-                    && project.getProjects().stream().allMatch(RexInputRef.class::isInstance)) {
-                // Field trimming leaves a column-selecting Project between a Filter and its scan: look
-                // through it so that the filter still reaches the source (Parquet row-group pruning).
-                Filter below = filter.copy(filter.getTraitSet(), scan, RelOptUtil.pushPastProject(filter.getCondition(), project));
-                return ScanPlanner.plan(scan, Optional.of(below), Optional.of(project), options.targetPartitions());
-            }
             ExecutionPlan input = visit(filter.getInput());
             return new FilterExec(translator(input, rel).translate(filter.getCondition()), input);
         }
@@ -141,14 +129,7 @@ public final class PhysicalPlanner {
                 throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Window functions (OVER) are not supported");
             }
         }
-        RelNode below = project.getInput();
-        if (below instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.empty(), Optional.of(project), options.targetPartitions());
-        }
-        if (below instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.of(filter), Optional.of(project), options.targetPartitions());
-        }
-        ExecutionPlan input = visit(below);
+        ExecutionPlan input = visit(project.getInput());
         List<PhysicalExpr> exprs = translator(input, project).translate(project.getProjects());
         return projection(exprs, project.getRowType().getFieldNames(), input);
     }
