@@ -13,8 +13,11 @@ import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A single-node SQL session over a {@link Catalog}: runs queries, {@code EXPLAIN [ANALYZE]},
- * {@code SET}, {@code CREATE [OR REPLACE] VIEW} and {@code DROP VIEW}.
+ * {@code SET}, {@code CREATE [OR REPLACE] VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE} (Parquet,
+ * Arrow IPC and CSV files; see {@link FileTables}) and {@code DROP TABLE}.
  *
  * <p>The session owns a {@link RootAllocator}, a {@link MemoryPool} holding the memory limit, and
  * the {@link QuiverExecutor} whose threads run queries. Each query gets its own
@@ -43,7 +47,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class QuerySession implements AutoCloseable {
     private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
 
-    private final Catalog catalog;
+    private final SessionCatalog catalog;
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
     private final Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -54,7 +58,7 @@ public final class QuerySession implements AutoCloseable {
     private boolean closed;
 
     private QuerySession(Catalog catalog, SessionSettings settings) {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
         this.settings = requireNonNull(settings, "settings is null");
         this.pool = new MemoryPool(settings.memoryLimit());
         this.allocator = new RootAllocator();
@@ -65,8 +69,26 @@ public final class QuerySession implements AutoCloseable {
         return new Builder();
     }
 
+    /** The builder's catalog with the tables registered in this session over it. */
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * Makes {@code table} queryable under its name, as {@code CREATE EXTERNAL TABLE} does (e.g. a
+     * file table from {@link dev.quiver.engine.source.files.FileTables#open}).
+     *
+     * @throws QuiverException INVALID_ARGUMENT if a table or view of that name exists
+     */
+    public void registerTable(TableSource table) {
+        requireNonNull(table, "table is null");
+        synchronized (this) {
+            checkOpen();
+            if (views.containsKey(table.name())) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + table.name() + "' is a view; choose another table name");
+            }
+        }
+        catalog.register(table, false);
     }
 
     public synchronized SessionSettings settings() {
@@ -124,6 +146,12 @@ public final class QuerySession implements AutoCloseable {
             createView(create);
         } else if (statement instanceof Statement.DropView drop) {
             dropView(drop);
+        } else if (statement instanceof Statement.CreateExternalTable create) {
+            createExternalTable(create);
+        } else if (statement instanceof Statement.DropTable drop) {
+            if (!catalog.drop(drop.name()) && !drop.ifExists()) {
+                throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table '" + drop.name() + "' does not exist");
+            }
         }
         return literalResult(new Schema(List.of()), List.of(), start);
     }
@@ -214,6 +242,21 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
+    /** Opens the files (reading footers or a CSV sample) outside the session's lock. */
+    private void createExternalTable(Statement.CreateExternalTable create) {
+        synchronized (this) {
+            checkOpen();
+            if (views.containsKey(create.name())) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a view; choose another table name");
+            }
+        }
+        if (create.ifNotExists() && catalog.isRegistered(create.name())) {
+            return;
+        }
+        TableSource table = FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
+        catalog.register(table, create.replace());
+    }
+
     private synchronized void dropView(Statement.DropView drop) {
         checkOpen();
         if (views.remove(drop.name()) == null && !drop.ifExists()) {
@@ -262,7 +305,7 @@ public final class QuerySession implements AutoCloseable {
         private Builder() {}
 
         public Builder catalog(Catalog catalog) {
-            this.catalog = requireNonNull(catalog, "catalog is null");
+            this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
             return this;
         }
 

@@ -2,6 +2,10 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.source.files.FileFormat;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Schema;
+
 /** One statement of a script, as {@link StatementParser} recognised it. */
 sealed interface Statement {
     /** A query: SELECT, WITH or VALUES. */
@@ -37,6 +41,24 @@ sealed interface Statement {
     /** {@code DROP VIEW [IF EXISTS] name}. */
     record DropView(String name, boolean ifExists) implements Statement {
         public DropView {
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    /** {@code CREATE [OR REPLACE] EXTERNAL TABLE [IF NOT EXISTS] name [(columns)] [STORED AS format] LOCATION 'path'}. */
+    record CreateExternalTable(String name, Optional<Schema> columns, Optional<FileFormat> format, String location,
+            boolean replace, boolean ifNotExists) implements Statement {
+        public CreateExternalTable {
+            requireNonNull(name, "name is null");
+            requireNonNull(columns, "columns is null");
+            requireNonNull(format, "format is null");
+            requireNonNull(location, "location is null");
+        }
+    }
+
+    /** {@code DROP TABLE [IF EXISTS] name}: unregisters an external table. */
+    record DropTable(String name, boolean ifExists) implements Statement {
+        public DropTable {
             requireNonNull(name, "name is null");
         }
     }

@@ -11,14 +11,15 @@ import java.util.regex.Pattern;
 
 /**
  * Splits scripts into statements and recognises the statements Calcite does not parse
- * ({@code EXPLAIN}, {@code SET}, {@code CREATE VIEW}, {@code DROP VIEW}); everything else is a
+ * ({@code EXPLAIN}, {@code SET}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
+ * {@code DROP TABLE}); everything else is a
  * query for the SQL planner.
  *
  * <p>Comments are blanked out rather than removed, so that line and column numbers of errors in
  * a single statement still point into the text the user wrote.
  */
 final class StatementParser {
-    private static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
+    static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
     private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME + "\\s+AS\\s+(.+)");
@@ -80,10 +81,18 @@ final class StatementParser {
         if (matcher.matches()) {
             return new Statement.DropView(identifier(matcher.group(2)), matcher.group(1) != null);
         }
+        matcher = ExternalTables.CREATE.matcher(text);
+        if (matcher.matches()) {
+            return ExternalTables.create(matcher);
+        }
+        matcher = ExternalTables.DROP.matcher(text);
+        if (matcher.matches()) {
+            return new Statement.DropTable(identifier(matcher.group(2)), matcher.group(1) != null);
+        }
         matcher = FIRST_WORD.matcher(text);
         if (matcher.matches() && UNSUPPORTED.contains(matcher.group(1).toUpperCase(Locale.ROOT))) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, matcher.group(1).toUpperCase(Locale.ROOT)
-                    + " statements are not supported; Quiver runs queries (SELECT, WITH, VALUES), EXPLAIN, SET, CREATE VIEW and DROP VIEW");
+                    + " statements are not supported; Quiver runs queries (SELECT, WITH, VALUES), EXPLAIN, SET, CREATE VIEW, DROP VIEW, CREATE EXTERNAL TABLE and DROP TABLE");
         }
         return new Statement.Query(text);
     }
@@ -131,7 +140,7 @@ final class StatementParser {
         return value;
     }
 
-    private static String identifier(String name) {
+    static String identifier(String name) {
         return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
     }
 }

@@ -6,7 +6,6 @@ import dev.quiver.engine.expr.kernel.ArithmeticKernels;
 import dev.quiver.engine.expr.kernel.ComparisonKernels;
 import dev.quiver.engine.expr.kernel.LogicalKernels;
 import dev.quiver.engine.expr.kernel.Operand;
-import dev.quiver.engine.expr.kernel.SelectionKernels;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -37,17 +36,14 @@ public record BinaryExpr(BinaryOperator op, PhysicalExpr left, PhysicalExpr righ
     @Override
     public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
         int rows = batch.getRowCount();
-        if ((op == BinaryOperator.AND || op == BinaryOperator.OR) && !SelectionKernels.isSafe(right)) {
+        if (op == BinaryOperator.AND || op == BinaryOperator.OR) {
             return LogicalKernels.shortCircuit(this, batch, allocator);
         }
         try (Operand l = Operand.evaluate(left, batch, allocator); Operand r = Operand.evaluate(right, batch, allocator)) {
             if (op.isArithmetic()) {
                 return ArithmeticKernels.evaluate(op, l, r, type, display(), rows, allocator);
             }
-            if (op.isComparison()) {
-                return ComparisonKernels.compare(op, l, r, rows, allocator);
-            }
-            return LogicalKernels.andOr(op, l, r, rows, allocator);
+            return ComparisonKernels.compare(op, l, r, rows, allocator);
         }
     }
 

@@ -46,7 +46,11 @@ class CastExprTest {
     void castOutOfRange() {
         try (TestingContext testing = new TestingContext()) {
             assertThatThrownBy(() -> cast(testing, QuiverTypes.INT64, QuiverTypes.INT32, 3_000_000_000L))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE));
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE))
+                    .hasMessageContaining("CAST(c0@0 AS INTEGER)");
+            assertThatThrownBy(() -> cast(testing, QuiverTypes.decimal(20, 1), QuiverTypes.INT32, new BigDecimal("3000000000.0")))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE))
+                    .hasMessageContaining("CAST(c0@0 AS INTEGER)");
             assertThatThrownBy(() -> cast(testing, QuiverTypes.decimal(10, 2), QuiverTypes.decimal(3, 1), new BigDecimal("100.00")))
                     .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE));
         }

@@ -113,6 +113,12 @@ class LogicalExprTest {
                     .containsExactly(false, true, null, true, false);
             assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.OR, isZero, ratioAboveOne, QuiverTypes.BOOLEAN), schema, rows))
                     .containsExactly(true, true, null, true, true);
+            // the left side decides every row: the right side is not evaluated at all
+            List<List<Object>> zeros = List.of(row(0L, 1L), row(0L, 2L), row(0L, null));
+            assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.AND, nonZero, ratioAboveOne, QuiverTypes.BOOLEAN), schema, zeros))
+                    .containsExactly(false, false, false);
+            assertThat(eval(testing.allocator(), new BinaryExpr(BinaryOperator.OR, isZero, ratioAboveOne, QuiverTypes.BOOLEAN), schema, zeros))
+                    .containsExactly(true, true, true);
         }
     }
 

@@ -30,7 +30,6 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -94,13 +93,11 @@ public final class PhysicalPlanner {
     }
 
     private ExecutionPlan visit(RelNode rel) {
-        if (rel instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.empty(), Optional.empty(), options.targetPartitions());
+        Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options.targetPartitions());
+        if (scan.isPresent()) {
+            return scan.get();
         }
         if (rel instanceof Filter filter) {
-            if (filter.getInput() instanceof TableScan scan) {
-                return ScanPlanner.plan(scan, Optional.of(filter), Optional.empty(), options.targetPartitions());
-            }
             ExecutionPlan input = visit(filter.getInput());
             return new FilterExec(translator(input, rel).translate(filter.getCondition()), input);
         }
@@ -132,14 +129,7 @@ public final class PhysicalPlanner {
                 throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Window functions (OVER) are not supported");
             }
         }
-        RelNode below = project.getInput();
-        if (below instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.empty(), Optional.of(project), options.targetPartitions());
-        }
-        if (below instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
-            return ScanPlanner.plan(scan, Optional.of(filter), Optional.of(project), options.targetPartitions());
-        }
-        ExecutionPlan input = visit(below);
+        ExecutionPlan input = visit(project.getInput());
         List<PhysicalExpr> exprs = translator(input, project).translate(project.getProjects());
         return projection(exprs, project.getRowType().getFieldNames(), input);
     }

@@ -10,9 +10,11 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlValidatorException;
 import org.apache.calcite.tools.Planner;
 import org.apache.calcite.tools.RelConversionException;
 import org.apache.calcite.tools.ValidationException;
@@ -116,8 +118,12 @@ final class SqlErrors {
             if (context.getPosLine() > 0) {
                 position = new SqlPosition(context.getPosLine(), context.getPosColumn());
             }
-        } else {
+        } else if (find(e, CalciteException.class) != null || find(e, SqlValidatorException.class) != null
+                || e instanceof ValidationException || e instanceof RelConversionException) {
             message = rootMessage(e);
+        } else {
+            // Not Calcite telling the user what is wrong: a bug, reported as one
+            return new QuiverException(ErrorCode.PLAN_ERROR, "Planning the query failed: " + firstLine(rootMessage(e)), null, e);
         }
         ErrorCode code = classify(message);
         String text = shorten(code, message);

@@ -48,7 +48,7 @@ public final class ArithmeticKernels {
                     || left.type() instanceof ArrowType.FloatingPoint || right.type() instanceof ArrowType.FloatingPoint) {
                 // an integer-typed result over non-integer operands: compute exactly as DECIMAL(38,0), then narrow
                 try (FieldVector wide = evaluate(op, left, right, QuiverTypes.decimal(38, 0), display, rows, allocator)) {
-                    return CastKernels.decimalToInteger((DecimalVector) wide, 0, type, rows, allocator);
+                    return CastKernels.decimalToInteger((DecimalVector) wide, 0, type, display, rows, allocator);
                 }
             }
             return longs(op, left, right, type, display, rows, allocator);

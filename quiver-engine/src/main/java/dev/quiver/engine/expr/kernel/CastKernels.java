@@ -45,7 +45,7 @@ public final class CastKernels {
         if (target instanceof ArrowType.Int && numericSource) {
             if (source instanceof ArrowType.Decimal) {
                 try (FieldVector rounded = toDecimal(input, QuiverTypes.decimal(38, 0), display, rows, allocator)) {
-                    return decimalToInteger((DecimalVector) rounded, 0, target, rows, allocator);
+                    return decimalToInteger((DecimalVector) rounded, 0, target, display, rows, allocator);
                 }
             }
             return fromLongs(Numeric.decodeLongs(input), input, target, display, rows, allocator);
@@ -150,7 +150,8 @@ public final class CastKernels {
     }
 
     /** A DECIMAL vector of the given scale, rounded HALF_UP to an INTEGER or BIGINT vector. */
-    public static FieldVector decimalToInteger(DecimalVector input, int scale, ArrowType target, int rows, BufferAllocator allocator) {
+    public static FieldVector decimalToInteger(DecimalVector input, int scale, ArrowType target, String display, int rows,
+            BufferAllocator allocator) {
         long[] values = new long[rows];
         ArrowBuf data = input.getDataBuffer();
         Decimal128 value = new Decimal128();
@@ -161,12 +162,12 @@ public final class CastKernels {
             }
             value.read(data, i).rescale(scale, 0, scratch);
             if (!value.fitsInLong()) {
-                throw ArithmeticKernels.outOfRange(target, "CAST");
+                throw ArithmeticKernels.outOfRange(target, display);
             }
             values[i] = value.low();
         }
         try (Operand operand = Operand.of(input.getField().getType(), Vectors.share(input, rows, allocator), rows)) {
-            return fromLongs(values, operand, target, "CAST", rows, allocator);
+            return fromLongs(values, operand, target, display, rows, allocator);
         }
     }
 

@@ -46,22 +46,38 @@ public final class LogicalKernels {
     }
 
     /**
-     * AND/OR whose right side could fail (a division, a cast): the right side runs only on rows
-     * the left side does not decide, so {@code x <> 0 AND y / x > 1} never divides by zero.
+     * AND/OR evaluating the right side only where the left side leaves the result open: not at
+     * all when the left decides every row (all FALSE for AND, all TRUE for OR), and only on the
+     * open rows when the right side could fail (a division, a narrowing cast), so that
+     * {@code x <> 0 AND y / x > 1} never divides by zero.
      */
     public static FieldVector shortCircuit(BinaryExpr expr, VectorSchemaRoot batch, BufferAllocator allocator) {
         int rows = batch.getRowCount();
         boolean and = expr.op() == BinaryOperator.AND;
         try (Operand left = Operand.evaluate(expr.left(), batch, allocator)) {
-            boolean[] needed = new boolean[rows];
-            int count = 0;
-            for (int i = 0; i < rows; i++) {
-                boolean decided = !left.isNull(i) && leftValue(left, i) != and;
-                needed[i] = !decided;
-                count += decided ? 0 : 1;
+            int count = rows;
+            for (int w = 0; w < Bitmaps.words(rows); w++) {
+                long values = values(left, w, rows);
+                long decided = validity(left, w, rows) & (and ? ~values : values);
+                int valid = rows - (w << 6);
+                count -= Long.bitCount(valid >= 64 ? decided : decided & ((1L << valid) - 1));
             }
-            FieldVector rightVector = count == rows ? expr.right().evaluate(batch, allocator)
-                    : SelectionKernels.evaluateWhere(expr.right(), needed, count, batch, allocator);
+            if (count == 0) {
+                // the right side cannot change any row: it stands in as the identity (TRUE for AND, FALSE for OR)
+                try (Operand identity = Operand.constant(QuiverTypes.BOOLEAN, and, rows)) {
+                    return andOr(expr.op(), left, identity, rows, allocator);
+                }
+            }
+            if (count == rows || SelectionKernels.isSafe(expr.right())) {
+                try (Operand right = Operand.evaluate(expr.right(), batch, allocator)) {
+                    return andOr(expr.op(), left, right, rows, allocator);
+                }
+            }
+            boolean[] open = new boolean[rows];
+            for (int i = 0; i < rows; i++) {
+                open[i] = left.isNull(i) || leftValue(left, i) == and;
+            }
+            FieldVector rightVector = SelectionKernels.evaluateWhere(expr.right(), open, count, batch, allocator);
             try (Operand right = Operand.of(QuiverTypes.BOOLEAN, rightVector, rows)) {
                 return andOr(expr.op(), left, right, rows, allocator);
             }

@@ -134,7 +134,7 @@ public final class NumericFunctions {
         }
         if (type instanceof ArrowType.Int) {
             try (FieldVector owned = out) {
-                return CastKernels.decimalToInteger((org.apache.arrow.vector.DecimalVector) owned, resultScale, type, rows, allocator);
+                return CastKernels.decimalToInteger((org.apache.arrow.vector.DecimalVector) owned, resultScale, type, display, rows, allocator);
             }
         }
         out.close();

@@ -1,0 +1,226 @@
+package dev.quiver.distributed.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.distributed.codec.spi.DecodeContext;
+import dev.quiver.distributed.codec.spi.EncodeContext;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.FilterExec;
+import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.operator.UnionExec;
+import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateFunction;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.operator.exchange.SortPreservingMergeExec;
+import dev.quiver.engine.operator.join.HashJoinExec;
+import dev.quiver.engine.operator.join.JoinType;
+import dev.quiver.engine.operator.join.NestedLoopJoinExec;
+import dev.quiver.engine.operator.join.PartitionMode;
+import dev.quiver.engine.operator.limit.GlobalLimitExec;
+import dev.quiver.engine.operator.limit.LocalLimitExec;
+import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.operator.sort.SortKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Codecs of the engine's operators (every {@code ExecutionPlan} that is not a leaf scan). */
+final class OperatorCodecs {
+    private OperatorCodecs() {}
+
+    static List<PlanNodeCodec<?>> all() {
+        return List.of(
+                PlanNodeCodec.of("FilterExec", FilterExec.class,
+                        (n, out, c) -> out.set("predicate", c.expr(n.predicate())),
+                        (in, children, c) -> new FilterExec(c.expr(c.required(in, "predicate")), only(children, "FilterExec"))),
+                PlanNodeCodec.of("ProjectionExec", ProjectionExec.class,
+                        (n, out, c) -> {
+                            out.set("exprs", c.exprs(n.exprs()));
+                            out.set("names", strings(n.names(), c));
+                        },
+                        (in, children, c) -> new ProjectionExec(c.exprs(c.required(in, "exprs")), strings(c.required(in, "names")),
+                                only(children, "ProjectionExec"))),
+                PlanNodeCodec.of("UnionExec", UnionExec.class,
+                        (n, out, c) -> { },
+                        (in, children, c) -> new UnionExec(children)),
+                PlanNodeCodec.of("ValuesExec", ValuesExec.class,
+                        (n, out, c) -> {
+                            out.set("schema", c.schema(n.schema()));
+                            out.set("rows", rows(n.rows(), c));
+                        },
+                        (in, children, c) -> {
+                            none(children, "ValuesExec");
+                            return new ValuesExec(c.schema(c.required(in, "schema")), rows(c.required(in, "rows"), c));
+                        }),
+                PlanNodeCodec.of("GlobalLimitExec", GlobalLimitExec.class,
+                        (n, out, c) -> {
+                            out.put("skip", n.skip());
+                            n.fetch().ifPresent(fetch -> out.put("fetch", fetch));
+                        },
+                        (in, children, c) -> new GlobalLimitExec(only(children, "GlobalLimitExec"), c.requiredLong(in, "skip"), fetch(in, c))),
+                PlanNodeCodec.of("LocalLimitExec", LocalLimitExec.class,
+                        (n, out, c) -> out.put("fetch", n.fetch()),
+                        (in, children, c) -> new LocalLimitExec(only(children, "LocalLimitExec"), c.requiredLong(in, "fetch"))),
+                PlanNodeCodec.of("CoalescePartitionsExec", CoalescePartitionsExec.class,
+                        (n, out, c) -> { },
+                        (in, children, c) -> new CoalescePartitionsExec(only(children, "CoalescePartitionsExec"))),
+                PlanNodeCodec.of("RepartitionExec", RepartitionExec.class,
+                        (n, out, c) -> out.set("partitioning", c.partitioning(n.outputPartitioning())),
+                        (in, children, c) -> new RepartitionExec(only(children, "RepartitionExec"), c.partitioning(c.required(in, "partitioning")))),
+                PlanNodeCodec.of("SortPreservingMergeExec", SortPreservingMergeExec.class,
+                        (n, out, c) -> {
+                            out.set("keys", sortKeys(n.keys(), c));
+                            n.fetch().ifPresent(fetch -> out.put("fetch", fetch));
+                        },
+                        (in, children, c) -> new SortPreservingMergeExec(only(children, "SortPreservingMergeExec"),
+                                sortKeys(c.required(in, "keys"), c), fetch(in, c))),
+                PlanNodeCodec.of("SortExec", SortExec.class,
+                        (n, out, c) -> {
+                            out.set("keys", sortKeys(n.keys(), c));
+                            n.fetch().ifPresent(fetch -> out.put("fetch", fetch));
+                            out.put("preservePartitioning", n.preservePartitioning());
+                        },
+                        (in, children, c) -> new SortExec(only(children, "SortExec"), sortKeys(c.required(in, "keys"), c), fetch(in, c),
+                                c.requiredBoolean(in, "preservePartitioning"))),
+                PlanNodeCodec.of("HashAggregateExec", HashAggregateExec.class,
+                        (n, out, c) -> {
+                            out.put("mode", n.mode().name());
+                            out.set("groupExprs", c.exprs(n.groupExprs()));
+                            out.set("groupNames", strings(n.groupNames(), c));
+                            out.set("aggregates", aggregates(n.aggregates(), c));
+                        },
+                        (in, children, c) -> new HashAggregateExec(BuiltinExprCodecs.enumValue(AggregateMode.class, c.requiredText(in, "mode")),
+                                c.exprs(c.required(in, "groupExprs")), strings(c.required(in, "groupNames")),
+                                aggregates(c.required(in, "aggregates"), c), only(children, "HashAggregateExec"))),
+                PlanNodeCodec.of("HashJoinExec", HashJoinExec.class,
+                        (n, out, c) -> {
+                            out.set("leftKeys", c.exprs(n.leftKeys()));
+                            out.set("rightKeys", c.exprs(n.rightKeys()));
+                            out.put("joinType", n.joinType().name());
+                            n.filter().ifPresent(filter -> out.set("filter", c.expr(filter)));
+                            out.put("mode", n.mode().name());
+                        },
+                        (in, children, c) -> {
+                            checkCount(children, 2, "HashJoinExec");
+                            return new HashJoinExec(children.get(0), children.get(1), c.exprs(c.required(in, "leftKeys")),
+                                    c.exprs(c.required(in, "rightKeys")), BuiltinExprCodecs.enumValue(JoinType.class, c.requiredText(in, "joinType")),
+                                    filter(in, c), BuiltinExprCodecs.enumValue(PartitionMode.class, c.requiredText(in, "mode")));
+                        }),
+                PlanNodeCodec.of("NestedLoopJoinExec", NestedLoopJoinExec.class,
+                        (n, out, c) -> {
+                            out.put("joinType", n.joinType().name());
+                            n.filter().ifPresent(filter -> out.set("filter", c.expr(filter)));
+                        },
+                        (in, children, c) -> {
+                            checkCount(children, 2, "NestedLoopJoinExec");
+                            return new NestedLoopJoinExec(children.get(0), children.get(1),
+                                    BuiltinExprCodecs.enumValue(JoinType.class, c.requiredText(in, "joinType")), filter(in, c));
+                        }));
+    }
+
+    static ExecutionPlan only(List<ExecutionPlan> children, String node) {
+        checkCount(children, 1, node);
+        return children.get(0);
+    }
+
+    static void none(List<ExecutionPlan> children, String node) {
+        checkCount(children, 0, node);
+    }
+
+    private static void checkCount(List<ExecutionPlan> children, int expected, String node) {
+        if (children.size() != expected) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, node + " takes " + expected + " children; the serialized plan has " + children.size());
+        }
+    }
+
+    private static OptionalLong fetch(JsonNode in, DecodeContext c) {
+        return in.has("fetch") ? OptionalLong.of(c.requiredLong(in, "fetch")) : OptionalLong.empty();
+    }
+
+    private static Optional<PhysicalExpr> filter(JsonNode in, DecodeContext c) {
+        return in.has("filter") ? Optional.of(c.expr(in.get("filter"))) : Optional.empty();
+    }
+
+    static ArrayNode strings(List<String> strings, EncodeContext c) {
+        ArrayNode array = c.arrayNode();
+        strings.forEach(array::add);
+        return array;
+    }
+
+    static List<String> strings(JsonNode json) {
+        List<String> strings = new ArrayList<>();
+        for (JsonNode element : json) {
+            if (!element.isTextual()) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "expected a string in the serialized plan, got " + element);
+            }
+            strings.add(element.textValue());
+        }
+        return strings;
+    }
+
+    static ArrayNode rows(List<List<Object>> rows, EncodeContext c) {
+        ArrayNode array = c.arrayNode();
+        for (List<Object> row : rows) {
+            array.add(c.values(row));
+        }
+        return array;
+    }
+
+    static List<List<Object>> rows(JsonNode json, DecodeContext c) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (JsonNode row : json) {
+            rows.add(c.values(row));
+        }
+        return rows;
+    }
+
+    private static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
+        ArrayNode array = c.arrayNode();
+        for (SortKey key : keys) {
+            ObjectNode out = array.addObject();
+            out.set("expr", c.expr(key.expr()));
+            out.put("ascending", key.ascending()).put("nullsFirst", key.nullsFirst());
+        }
+        return array;
+    }
+
+    private static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
+        List<SortKey> keys = new ArrayList<>();
+        for (JsonNode key : json) {
+            keys.add(new SortKey(c.expr(c.required(key, "expr")), c.requiredBoolean(key, "ascending"), c.requiredBoolean(key, "nullsFirst")));
+        }
+        return keys;
+    }
+
+    private static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
+        ArrayNode array = c.arrayNode();
+        for (AggregateExpr aggregate : aggregates) {
+            ObjectNode out = array.addObject();
+            out.put("function", aggregate.function().name());
+            out.set("args", c.exprs(aggregate.args()));
+            out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
+            out.set("dataType", c.type(aggregate.type()));
+        }
+        return array;
+    }
+
+    private static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
+        List<AggregateExpr> aggregates = new ArrayList<>();
+        for (JsonNode in : json) {
+            aggregates.add(new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
+                    c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
+                    c.type(c.required(in, "dataType"))));
+        }
+        return aggregates;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.quiver.distributed.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.quiver.distributed.codec.spi.DecodeContext;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.source.memory.MemoryScanExec;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchScanExec;
+import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.spi.TableSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Codecs of the built-in leaf scans. */
+final class SourceCodecs {
+    private SourceCodecs() {}
+
+    static List<PlanNodeCodec<?>> all() {
+        return List.of(
+                PlanNodeCodec.of("MemoryScanExec", MemoryScanExec.class,
+                        (n, out, c) -> {
+                            out.set("schema", c.schema(n.schema()));
+                            ArrayNode partitions = out.putArray("partitions");
+                            for (List<List<Object>> partition : n.partitions()) {
+                                partitions.add(OperatorCodecs.rows(partition, c));
+                            }
+                        },
+                        (in, children, c) -> {
+                            OperatorCodecs.none(children, "MemoryScanExec");
+                            List<List<List<Object>>> partitions = new ArrayList<>();
+                            for (JsonNode partition : c.required(in, "partitions")) {
+                                partitions.add(OperatorCodecs.rows(partition, c));
+                            }
+                            return new MemoryScanExec(c.schema(c.required(in, "schema")), partitions);
+                        }),
+                // rebuilt through the catalog's public scan API: the node's constructor is package-private
+                PlanNodeCodec.of("TpchScanExec", TpchScanExec.class,
+                        (n, out, c) -> {
+                            out.put("table", n.tableName()).put("scaleFactor", n.scaleFactor());
+                            ArrayNode projection = out.putArray("projection");
+                            n.projection().forEach(projection::add);
+                            out.put("partitions", n.outputPartitioning().partitionCount());
+                        },
+                        SourceCodecs::decodeTpch));
+    }
+
+    private static TpchScanExec decodeTpch(JsonNode in, List<ExecutionPlan> children, DecodeContext c) {
+        OperatorCodecs.none(children, "TpchScanExec");
+        double scaleFactor = c.required(in, "scaleFactor").doubleValue();
+        String table = c.requiredText(in, "table");
+        int partitions = c.requiredInt(in, "partitions");
+        List<Integer> projection = new ArrayList<>();
+        for (JsonNode index : c.required(in, "projection")) {
+            projection.add(index.intValue());
+        }
+        TpchCatalog catalog = c.service(TpchCatalogProvider.class)
+                .map(provider -> provider.catalog(scaleFactor))
+                .orElseGet(() -> new TpchCatalog(scaleFactor));
+        if (catalog.scaleFactor() != scaleFactor) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "the TPC-H catalog provider gave scale factor " + catalog.scaleFactor()
+                    + " for a scan at " + scaleFactor);
+        }
+        TableSource source = catalog.table(table)
+                .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "serialized plan scans unknown TPC-H table '" + table + "'"));
+        ExecutionPlan scan = source.scan(new ScanRequest(Optional.of(projection), List.of(), partitions));
+        if (!(scan instanceof TpchScanExec tpch) || scan.outputPartitioning().partitionCount() != partitions) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "TPC-H table " + table + " did not rescan into " + partitions
+                    + " partitions: " + scan.displayLine());
+        }
+        return tpch;
+    }
+}
