@@ -27,7 +27,7 @@ final class ExternalTables {
             + StatementParser.NAME + "\\s*(?:\\((.*)\\))?\\s*(?:STORED\\s+AS\\s+([A-Za-z]+)\\s+)?LOCATION\\s+'((?:[^']|'')*)'");
     /** Groups: 1 IF EXISTS, 2 name. */
     static final Pattern DROP = Pattern.compile("(?is)DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?" + StatementParser.NAME);
-    private static final Pattern COLUMN = Pattern.compile("(?s)\\s*" + StatementParser.NAME + "\\s+(.+?)\\s*(NOT\\s+NULL|NULL)?\\s*");
+    private static final Pattern COLUMN = Pattern.compile("(?is)\\s*" + StatementParser.NAME + "\\s+(.+?)\\s*(NOT\\s+NULL|NULL)?\\s*");
 
     private ExternalTables() {}
 

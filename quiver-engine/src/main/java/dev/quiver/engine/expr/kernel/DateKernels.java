@@ -178,7 +178,8 @@ public final class DateKernels {
         for (int i = 0; i < rows; i++) {
             long value = months ? addMonths((int) days[i], n[i]) : days[i] + n[i];
             if (value != (int) value) {
-                throw new QuiverException(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE, "Date out of range");
+                throw new QuiverException(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE,
+                        "Date out of range in " + (months ? "DATE_ADD_MONTHS" : "DATE_ADD_DAYS") + ": " + days[i] + " days plus " + n[i]);
             }
             result[i] = value;
         }

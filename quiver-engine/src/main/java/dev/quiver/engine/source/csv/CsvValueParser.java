@@ -65,6 +65,9 @@ final class CsvValueParser {
         int start = row.start(fieldIndex);
         int end = row.end(fieldIndex);
         if (start == end && !row.quoted(fieldIndex)) {
+            if (!field.isNullable()) {
+                throw bad(row, fieldIndex, "is empty (NULL), but the column is NOT NULL");
+            }
             vector.setNull(index);
             return;
         }
