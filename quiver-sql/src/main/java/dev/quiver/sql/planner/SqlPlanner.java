@@ -6,7 +6,6 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,7 +73,7 @@ public final class SqlPlanner {
      */
     public SqlPlanner(Catalog catalog, Map<String, String> views) {
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.views = Map.copyOf(new LinkedHashMap<>(requireNonNull(views, "views is null")));
+        this.views = Map.copyOf(requireNonNull(views, "views is null"));
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
