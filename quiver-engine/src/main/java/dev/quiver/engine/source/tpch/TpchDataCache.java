@@ -32,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * pool: they are the catalog's storage, as a table held by a database is. Scans copy the columns
  * they need into the query's allocator, so batches handed to queries belong to the query like any
  * other and the cache can be closed independently of them. When a part does not fit under the
- * limit, it is not kept and the scan generates it as if there were no cache.
+ * limit, it is not kept, and this and later scans needing its missing columns generate it as if
+ * there were no cache. Nothing is evicted.
  *
  * <p>Thread-safe: different parts fill concurrently; scans of the same part wait for its fill.
  * {@link #close()} must come after the queries using the catalog have ended.
@@ -78,6 +79,8 @@ final class TpchDataCache implements AutoCloseable {
         private final int batchSize;
         private final Map<Integer, List<FieldVector>> columns = new ConcurrentHashMap<>();
         private volatile List<Integer> batchRows;
+        /** Set when a fill did not fit: later scans of missing columns generate directly instead of trying again. */
+        private boolean overflowed;
 
         private CachedPart(int batchSize) {
             this.batchSize = batchSize;
@@ -99,6 +102,9 @@ final class TpchDataCache implements AutoCloseable {
             if (missing.isEmpty() && batchRows != null) {
                 return true;
             }
+            if (overflowed) {
+                return false;
+            }
             List<TpchColumnDef<E>> defs = missing.stream().map(table.columns()::get).toList();
             Schema schema = new Schema(defs.stream().map(TpchColumnDef::field).toList());
             List<VectorSchemaRoot> batches = new ArrayList<>();
@@ -109,6 +115,7 @@ final class TpchDataCache implements AutoCloseable {
                 }
             } catch (OutOfMemoryException e) {
                 batches.forEach(VectorSchemaRoot::close);
+                overflowed = true;
                 return false;
             }
             List<Integer> rows = batches.stream().map(VectorSchemaRoot::getRowCount).toList();
