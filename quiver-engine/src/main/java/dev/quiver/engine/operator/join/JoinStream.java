@@ -203,6 +203,8 @@ final class JoinStream implements BatchStream {
     }
 
     private void probeStep() {
+        // a chunk whose pairs all fail the filter emits nothing, and a cross product has many such chunks
+        context.checkCancelled();
         long started = System.nanoTime();
         if (pairs.hasMore()) {
             probeChunk();

@@ -7,9 +7,12 @@ import static dev.quiver.engine.operator.join.JoinOracle.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.source.memory.MemoryScanExec;
@@ -17,8 +20,13 @@ import dev.quiver.engine.testing.TestingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -109,6 +117,61 @@ class NestedLoopJoinExecTest {
             List<List<Object>> actual = JoinTestRunner.rows(join, testing.context(), true);
             testing.reset();
             assertThat(actual).hasSize(70 * 130).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void cancellationStopsALongRunOfRejectedPairs() {
+        List<List<Object>> left = new ArrayList<>();
+        List<List<Object>> right = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            left.add(row((long) i, "l", 1000));
+            right.add(row((long) i, "r", 0));
+        }
+        try (TestingContext testing = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(100, 2))) {
+            TaskContext context = testing.context();
+            AtomicInteger evaluations = new AtomicInteger();
+            // lv < rv never holds; the third evaluation cancels the task
+            PhysicalExpr cancelling = new CancellingFilter(new IntLessThan(2, 5), context, evaluations);
+            NestedLoopJoinExec join = new NestedLoopJoinExec(MemoryScanExec.split(LEFT, left, 1), MemoryScanExec.split(RIGHT, right, 1),
+                    JoinType.INNER, Optional.of(cancelling));
+            try (BatchStream stream = join.execute(0, context)) {
+                assertThatThrownBy(stream::next).isInstanceOf(QuiverException.class)
+                        .satisfies(e -> assertThat(((QuiverException) e).errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+            }
+            assertThat(evaluations.get()).isEqualTo(3);
+            testing.reset();
+        }
+    }
+
+    /** Delegates to a filter and cancels the task on its third evaluation. */
+    private record CancellingFilter(PhysicalExpr delegate, TaskContext context, AtomicInteger evaluations) implements PhysicalExpr {
+        @Override
+        public ArrowType type() {
+            return delegate.type();
+        }
+
+        @Override
+        public boolean nullable() {
+            return true;
+        }
+
+        @Override
+        public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+            if (evaluations.incrementAndGet() == 3) {
+                context.cancel("test stops the query");
+            }
+            return delegate.evaluate(batch, allocator);
+        }
+
+        @Override
+        public List<PhysicalExpr> children() {
+            return delegate.children();
+        }
+
+        @Override
+        public String display() {
+            return delegate.display();
         }
     }
 
