@@ -11,15 +11,20 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -60,6 +65,7 @@ final class ParquetPartitionStream implements BatchStream {
     private Path filePath;
     private ParquetColumn[] columns;
     private ColumnReader[] readers;
+    private PageColumnReader[] pageReaders;
     private ParquetRowGroup current;
     private long remaining;
     private boolean closed;
@@ -113,9 +119,16 @@ final class ParquetPartitionStream implements BatchStream {
                 PageReadStore pages = file.readRowGroup(rowGroup.index());
                 MessageType requested = requestedSchema();
                 ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, NO_CONVERTER, requested, file.getFooter().getFileMetaData().getCreatedBy());
+                BlockMetaData block = file.getFooter().getBlocks().get(rowGroup.index());
                 readers = new ColumnReader[columns.length];
+                pageReaders = new PageColumnReader[columns.length];
                 for (int c = 0; c < columns.length; c++) {
-                    readers[c] = store.getColumnReader(columns[c].descriptor());
+                    ParquetColumn column = columns[c];
+                    if (PageColumnReader.supports(column, encodings(block, column))) {
+                        pageReaders[c] = new PageColumnReader(pages.getPageReader(column.descriptor()), column);
+                    } else {
+                        readers[c] = store.getColumnReader(column.descriptor());
+                    }
                 }
             }
             rowGroupsRead.incrementAndGet();
@@ -146,6 +159,15 @@ final class ParquetPartitionStream implements BatchStream {
         file.setRequestedSchema(requestedSchema());
     }
 
+    private static Set<Encoding> encodings(BlockMetaData block, ParquetColumn column) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getPath().equals(ColumnPath.get(column.descriptor().getPath()))) {
+                return chunk.getEncodings();
+            }
+        }
+        return Set.of(Encoding.DELTA_BINARY_PACKED); // unknown: let parquet-java decode it
+    }
+
     private MessageType requestedSchema() {
         MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
         Type[] fields = new Type[columns.length];
@@ -160,7 +182,11 @@ final class ParquetPartitionStream implements BatchStream {
         try {
             for (int c = 0; c < columns.length; c++) {
                 ParquetColumn column = columns[c];
-                ColumnDecoder.decode(column.kind(), readers[c], column.descriptor().getMaxDefinitionLevel(), batch.getVector(c), count);
+                if (pageReaders[c] != null) {
+                    pageReaders[c].read(batch.getVector(c), count);
+                } else {
+                    ColumnDecoder.decode(column.kind(), readers[c], column.descriptor().getMaxDefinitionLevel(), batch.getVector(c), count);
+                }
             }
             batch.setRowCount(count);
             return batch;
@@ -180,6 +206,7 @@ final class ParquetPartitionStream implements BatchStream {
 
     private void closeFile() {
         readers = null;
+        pageReaders = null;
         if (file != null) {
             try {
                 file.close();

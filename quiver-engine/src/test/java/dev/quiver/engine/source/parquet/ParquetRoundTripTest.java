@@ -14,10 +14,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ParquetRoundTripTest {
     private static final Schema SCHEMA = new Schema(List.of(
@@ -59,14 +63,25 @@ class ParquetRoundTripTest {
         return rows;
     }
 
-    @Test
-    void everyTypeWithNullsSurvivesAWriteAndARead() {
+    static Stream<Arguments> layouts() {
+        return Stream.of(
+                Arguments.of(ParquetWriteOptions.Compression.SNAPPY, true),
+                Arguments.of(ParquetWriteOptions.Compression.SNAPPY, false),
+                Arguments.of(ParquetWriteOptions.Compression.ZSTD, true),
+                Arguments.of(ParquetWriteOptions.Compression.GZIP, false),
+                Arguments.of(ParquetWriteOptions.Compression.LZ4_RAW, true),
+                Arguments.of(ParquetWriteOptions.Compression.UNCOMPRESSED, false));
+    }
+
+    @ParameterizedTest(name = "{0}, dictionary={1}")
+    @MethodSource("layouts")
+    void everyTypeWithNullsSurvivesAWriteAndARead(ParquetWriteOptions.Compression compression, boolean dictionary) {
         List<List<Object>> expected = rows(1000);
         Path file = dir.resolve("all.parquet");
         try (TestingContext testing = new TestingContext()) {
             try (VectorSchemaRoot batch = Batches.fromRows(SCHEMA, expected, testing.allocator())) {
                 ParquetFiles.WriteResult result = ParquetFiles.write(SCHEMA, List.of(batch).iterator(), file,
-                        ParquetWriteOptions.defaults().withRowGroupRows(300));
+                        ParquetWriteOptions.defaults().withRowGroupRows(300).withCompression(compression).withDictionary(dictionary));
                 assertThat(result.rowCount()).isEqualTo(1000);
                 assertThat(result.rowGroupCount()).isEqualTo(4);
             }
