@@ -9,6 +9,7 @@ import dev.quiver.engine.source.tpch.TpchQueries;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Settings of a TPC-H benchmark run ({@link TpchBenchmark}).
@@ -128,7 +129,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
     private static List<Integer> parseQueries(String value) {
         List<Integer> numbers = new ArrayList<>();
         for (String part : value.split(",")) {
-            String text = part.strip().toLowerCase(java.util.Locale.ROOT);
+            String text = part.strip().toLowerCase(Locale.ROOT);
             numbers.add(Integer.parseInt(text.startsWith("q") ? text.substring(1) : text));
         }
         return numbers;

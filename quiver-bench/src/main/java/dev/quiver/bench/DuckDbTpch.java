@@ -16,6 +16,7 @@ import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -27,6 +28,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
@@ -120,7 +122,7 @@ public final class DuckDbTpch implements AutoCloseable {
         }
         try {
             CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "Loading " + table.name() + " into DuckDB failed: " + e.getCause(), e.getCause());
         }
     }
@@ -157,7 +159,7 @@ public final class DuckDbTpch implements AutoCloseable {
                 } else if (vector instanceof DateDayVector v) {
                     appender.appendEpochDays(v.get(row));
                 } else if (vector instanceof VarCharVector v) {
-                    appender.append(new String(v.get(row), java.nio.charset.StandardCharsets.UTF_8));
+                    appender.append(new String(v.get(row), StandardCharsets.UTF_8));
                 } else {
                     throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Cannot load a " + vector.getField().getType() + " column into DuckDB");
                 }

@@ -118,7 +118,7 @@ abstract class Accumulator {
                 long[] his = highs(rows);
                 Columns.loadDecimals(vector, rows, lows, his);
                 for (int i = 0; i < rows; i++) {
-                    out[i] = Decimal128.toDouble(lows[i], his[i], scale);
+                    out[i] = DecimalResults.toDouble(lows[i], his[i], scale);
                 }
             } else {
                 throw new IllegalArgumentException("not numeric: " + vector.getField());

@@ -72,7 +72,7 @@ final class AvgAccumulator extends Accumulator {
                 }
                 if (type instanceof ArrowType.Decimal decimal) {
                     divideDecimal(g, n, decimal, quotient);
-                    Decimal128.checkFits(quotient[0], quotient[1], decimal, "AVG");
+                    DecimalResults.checkFits(quotient[0], quotient[1], decimal, "AVG");
                     Columns.setDecimal(vector, i, quotient[0], quotient[1]);
                 } else if (type instanceof ArrowType.FloatingPoint) {
                     ((Float8Vector) vector).set(i, sumAsDouble(g) / n);
@@ -98,10 +98,10 @@ final class AvgAccumulator extends Accumulator {
 
     private void divideDecimal(int group, long n, ArrowType.Decimal type, long[] out) {
         if (sum instanceof DecimalSumAccumulator decimalSum) {
-            Decimal128.divideHalfUp(decimalSum.lows[group], decimalSum.highs[group], decimalSum.scale(), n, type.getScale(), out);
+            DecimalResults.divideHalfUp(decimalSum.lows[group], decimalSum.highs[group], decimalSum.scale(), n, type.getScale(), out);
         } else if (sum instanceof LongSumAccumulator longSum) {
             long value = longSum.sums[group];
-            Decimal128.divideHalfUp(value, value >> 63, 0, n, type.getScale(), out);
+            DecimalResults.divideHalfUp(value, value >> 63, 0, n, type.getScale(), out);
         } else {
             throw new IllegalStateException("AVG with a DOUBLE sum cannot produce " + type);
         }
@@ -112,7 +112,7 @@ final class AvgAccumulator extends Accumulator {
             return doubleSum.sums[group];
         }
         if (sum instanceof DecimalSumAccumulator decimalSum) {
-            return Decimal128.toDouble(decimalSum.lows[group], decimalSum.highs[group], decimalSum.scale());
+            return DecimalResults.toDouble(decimalSum.lows[group], decimalSum.highs[group], decimalSum.scale());
         }
         return ((LongSumAccumulator) sum).sums[group];
     }

@@ -74,7 +74,7 @@ final class DecimalSumAccumulator extends Accumulator {
             long addend = valueHighs[i];
             long sumHigh = high + addend + carry;
             if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
-                Decimal128.overflow("SUM for " + name);
+                DecimalResults.overflow("SUM for " + name);
             }
             l[g] = sumLow;
             h[g] = sumHigh;
@@ -100,7 +100,7 @@ final class DecimalSumAccumulator extends Accumulator {
             long addend = value >> 63;
             long sumHigh = high + addend + carry;
             if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
-                Decimal128.overflow("SUM for " + name);
+                DecimalResults.overflow("SUM for " + name);
             }
             l[g] = sumLow;
             h[g] = sumHigh;
@@ -132,11 +132,11 @@ final class DecimalSumAccumulator extends Accumulator {
                 long low = lows[g];
                 long high = highs[g];
                 if (type.getScale() != scale) {
-                    Decimal128.rescale(low, high, scale, type.getScale(), rescaled);
+                    DecimalResults.rescale(low, high, scale, type.getScale(), rescaled);
                     low = rescaled[0];
                     high = rescaled[1];
                 }
-                Decimal128.checkFits(low, high, type, "SUM for " + name);
+                DecimalResults.checkFits(low, high, type, "SUM for " + name);
                 Columns.setDecimal(vector, i, low, high);
             }
             vector.setValueCount(count);

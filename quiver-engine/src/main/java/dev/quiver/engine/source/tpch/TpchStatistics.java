@@ -20,11 +20,15 @@ final class TpchStatistics {
         return new Statistics(rows, Estimate.inexact(rows.value() * width), columns);
     }
 
-    /** A column has no more distinct values than its table has rows (small scale factors). */
+    /**
+     * A column has no more distinct values than its table has rows (small scale factors). The cap
+     * is only an upper bound: claiming it exact would make the column look like a unique key, and
+     * the optimizer would then drop GROUP BYs on it.
+     */
     private static Estimate capped(Estimate distinct, Estimate rows) {
         if (!distinct.isKnown() || distinct.value() <= rows.value()) {
             return distinct;
         }
-        return rows.isExact() ? rows : Estimate.inexact(rows.value());
+        return Estimate.inexact(rows.value());
     }
 }
