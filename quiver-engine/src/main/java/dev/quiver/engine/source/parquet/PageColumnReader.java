@@ -260,6 +260,23 @@ final class PageColumnReader {
         return idBuffer;
     }
 
+    /** Sets bits {@code [from, from + n)}: single bits up to a byte boundary, then whole bytes. */
+    private static void setAll(ArrowBuf validity, int from, int n) {
+        int bit = from;
+        int end = from + n;
+        while (bit < end && (bit & 7) != 0) {
+            BitVectorHelper.setBit(validity, bit++);
+        }
+        int wholeBytes = (end - bit) >>> 3;
+        if (wholeBytes > 0) {
+            validity.setOne(bit >>> 3, wholeBytes);
+            bit += wholeBytes << 3;
+        }
+        while (bit < end) {
+            BitVectorHelper.setBit(validity, bit++);
+        }
+    }
+
     private static int countPresent(int[] defined, int n) {
         int present = 0;
         for (int i = 0; i < n; i++) {
@@ -269,6 +286,10 @@ final class PageColumnReader {
     }
 
     private static void setValidity(ArrowBuf validity, int row, int n, int[] defined) {
+        if (defined == null) {
+            setAll(validity, row, n);
+            return;
+        }
         for (int i = 0; i < n; i++) {
             if (defined == null || defined[i] != 0) {
                 BitVectorHelper.setBit(validity, row + i);
