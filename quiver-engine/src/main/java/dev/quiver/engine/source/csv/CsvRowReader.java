@@ -35,6 +35,7 @@ final class CsvRowReader implements AutoCloseable {
     private int limit;
     private int position;
     private boolean eof;
+    private boolean started;
     private long line = 1;
     private long rowLine;
     private int rowBytes;
@@ -222,6 +223,13 @@ final class CsvRowReader implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read CSV file " + file + ": " + e.getMessage(), e);
+        }
+        if (!started) {
+            started = true;
+            // a UTF-8 byte order mark, as spreadsheet programs write, is not part of the first column's name
+            if (limit >= 3 && buffer[0] == (byte) 0xEF && buffer[1] == (byte) 0xBB && buffer[2] == (byte) 0xBF) {
+                position = 3;
+            }
         }
     }
 

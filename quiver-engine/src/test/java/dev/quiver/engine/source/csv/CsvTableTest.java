@@ -126,6 +126,15 @@ class CsvTableTest {
     }
 
     @Test
+    void skipsAByteOrderMark() throws IOException {
+        Path file = directory.resolve("bom.csv");
+        Files.write(file, ("\uFEFFname,n\nx,1\n").getBytes(StandardCharsets.UTF_8));
+        CsvTable table = CsvTable.open("t", file, Optional.empty());
+        assertThat(table.schema().getFields().get(0).getName()).isEqualTo("name");
+        assertThat(testing.rows(table.scan(ScanRequest.all(1)))).containsExactly(List.of("x", 1L));
+    }
+
+    @Test
     void manyRowsSpanBatchesAndBuffers() throws IOException {
         StringBuilder text = new StringBuilder("n,s\n");
         for (int i = 0; i < 300_000; i++) {
