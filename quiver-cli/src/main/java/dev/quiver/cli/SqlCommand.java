@@ -4,6 +4,8 @@ import dev.quiver.cli.format.OutputFormat;
 import dev.quiver.cli.format.ResultFormatter.RowWriter;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.source.files.FileTables;
+import dev.quiver.engine.source.files.TpchFiles;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryHandle;
@@ -19,8 +21,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -48,6 +53,8 @@ import picocli.CommandLine.Spec;
             "",
             "Examples:",
             "  quiver sql --tpch 0.01 \"select count(*) from lineitem\"",
+            "  quiver sql --table sales=data/sales.csv \"select region, sum(amount) from sales group by region\"",
+            "  quiver sql --tpch-dir /tmp/tpch-sf1 -f q1.sql",
             "  quiver sql --tpch 1 --format csv -f q1.sql > q1.csv",
             "  echo \"select n_name from nation order by 1\" | quiver sql --tpch 0.01",
         })
@@ -64,6 +71,15 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--tpch", paramLabel = "SF",
             description = "Query the TPC-H tables (lineitem, orders, ...) generated at scale factor SF, e.g. 0.01 or 1.")
     private Double tpchScaleFactor;
+
+    @Option(names = "--table", paramLabel = "NAME=PATH",
+            description = "Register the file or directory PATH as table NAME (repeatable). The format comes from the "
+                    + "extension: .parquet, .arrow/.feather, .csv; a directory's from its files'.")
+    private Map<String, Path> tables = new LinkedHashMap<>();
+
+    @Option(names = "--tpch-dir", paramLabel = "DIR",
+            description = "Register the eight TPC-H tables from DIR (as written by quiver tpch-gen).")
+    private Path tpchDir;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", completionCandidates = FormatNames.class,
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). "
@@ -84,6 +100,7 @@ final class SqlCommand implements Callable<Integer> {
         Catalog catalog = catalog();
         PrintWriter out = spec.commandLine().getOut();
         try (QuerySession session = engine.newSession(catalog)) {
+            registerTables(session);
             long start = System.nanoTime();
             if (isSingleStatement(sql)) {
                 stream(session, sql, start, out);
@@ -136,6 +153,9 @@ final class SqlCommand implements Callable<Integer> {
     }
 
     private Catalog catalog() {
+        if (tpchScaleFactor != null && tpchDir != null) {
+            throw new ParameterException(spec.commandLine(), "Give either --tpch SF (generated tables) or --tpch-dir DIR (files), not both");
+        }
         if (tpchScaleFactor == null) {
             return new EmptyCatalog();
         }
@@ -144,6 +164,14 @@ final class SqlCommand implements Callable<Integer> {
                     "Invalid value for option '--tpch': " + tpchScaleFactor + " (the scale factor must be positive)");
         }
         return new TpchCatalog(tpchScaleFactor);
+    }
+
+    /** Opens the --tpch-dir and --table files (reading their footers or a CSV sample). */
+    private void registerTables(QuerySession session) {
+        if (tpchDir != null) {
+            TpchFiles.open(tpchDir).forEach(session::registerTable);
+        }
+        tables.forEach((name, path) -> session.registerTable(FileTables.open(name, path, Optional.empty(), Optional.empty())));
     }
 
     private String readSql() throws IOException {

@@ -305,7 +305,7 @@ public final class QuerySession implements AutoCloseable {
         private Builder() {}
 
         public Builder catalog(Catalog catalog) {
-            this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
+            this.catalog = requireNonNull(catalog, "catalog is null");
             return this;
         }
 

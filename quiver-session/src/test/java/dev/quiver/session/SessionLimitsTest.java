@@ -47,6 +47,21 @@ class SessionLimitsTest {
         }
     }
 
+    @Test
+    void closingARunningQueryEarlyReleasesEverything() {
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(3).batchSize(256).build()) {
+            session.executeScript("SET hash_join_collect_left_max_rows = 0");
+            for (int i = 0; i < 3; i++) {
+                try (QueryHandle handle = session.execute("select a.k, b.s from big a join big b on a.k = b.k order by a.k")) {
+                    try (org.apache.arrow.vector.VectorSchemaRoot first = handle.stream().next()) {
+                        assertThat(first.getRowCount()).isPositive();
+                    }
+                }
+                assertThat(session.memoryPool().used()).isZero();
+            }
+        }
+    }
+
     private static MemoryCatalog bigCatalog() {
         Schema schema = new Schema(List.of(
                 QuiverTypes.field("k", QuiverTypes.INT64, false),

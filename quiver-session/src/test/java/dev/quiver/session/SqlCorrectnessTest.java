@@ -164,6 +164,10 @@ class SqlCorrectnessTest {
         "select t2.v, count(*) from t1 join t2 on t1.k = t2.k group by t2.v",
         "select k from t1 intersect select k from t2",
         "select a.id, b.qty from t1 a join t2 b on a.k is not distinct from b.k",
+        "select t1.id, t2.v from t1 join t2 on t1.id = t2.k / 10",
+        "select t1.id, t2.v from t1 join t2 on t1.id = t2.k",
+        "select t1.id, t2.v from t1 join t2 on t1.amount = t2.qty",
+        "select t1.id, t2.v from t1 left join t2 on t1.id = t2.qty and t1.k = t2.k",
     })
     void partitionedJoinsMatchDuckDb(String sql) throws SQLException {
         session.executeScript("SET hash_join_collect_left_max_rows = 0");

@@ -1,8 +1,11 @@
 package dev.quiver.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.source.tpch.TpchCatalog;
@@ -10,6 +13,7 @@ import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.session.tpch.AnswerFile;
 import dev.quiver.session.tpch.ResultComparator;
+import dev.quiver.sql.physical.AtMostOneRowExpr;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,8 +41,8 @@ class TpchPlanSerializationTest {
     void setUp() {
         // cached: each table is generated once; the decoding side gets the same catalog, as a worker would get its own
         catalog = TpchCatalog.cached(0.01, 256L << 20);
-        codec = PlanCodec.builder().tpchCatalogs(sf -> catalog).build();
-        compressing = PlanCodec.builder().tpchCatalogs(sf -> catalog).compress(true).build();
+        codec = SqlPlanCodec.builder().tpchCatalogs(sf -> catalog).build();
+        compressing = SqlPlanCodec.builder().tpchCatalogs(sf -> catalog).compress(true).build();
     }
 
     @AfterAll
@@ -85,6 +89,25 @@ class TpchPlanSerializationTest {
             ResultComparator.assertMatches("q" + query + " after serialization", decoded.schema(), after,
                     AnswerFile.parse(TpchQueries.answer(query)).rows());
             assertThat(after).containsExactlyInAnyOrderElementsOf(before);
+        }
+    }
+
+    @Test
+    void scalarSubqueryCheckSurvivesTheRoundTrip() {
+        ExecutionPlan single = QueryPlanning.plan(catalog, Map.of(), new SessionSettings(2, 8192, Long.MAX_VALUE),
+                "select n_name from nation where n_regionkey = (select r_regionkey from region where r_name like 'AS%') order by n_name");
+        assertThat(PlanDisplay.indent(single)).contains("at_most_one_row(");
+        assertThatThrownBy(() -> PlanCodec.create().encode(single))
+                .isInstanceOf(QuiverException.class).hasMessageContaining("no codec for " + AtMostOneRowExpr.class.getName());
+        ExecutionPlan decoded = codec.decode(codec.encode(single));
+        assertThat(PlanDisplay.indent(decoded)).isEqualTo(PlanDisplay.indent(single));
+        ExecutionPlan many = codec.decode(codec.encode(QueryPlanning.plan(catalog, Map.of(), new SessionSettings(2, 8192, Long.MAX_VALUE),
+                "select n_name from nation where n_regionkey = (select r_regionkey from region)")));
+        try (TestingContext testing = new TestingContext()) {
+            assertThat(testing.rows(decoded)).containsExactly(List.of("CHINA"), List.of("INDIA"), List.of("INDONESIA"), List.of("JAPAN"),
+                    List.of("VIETNAM"));
+            assertThatThrownBy(() -> testing.rows(many))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SUBQUERY_MULTIPLE_ROWS));
         }
     }
 

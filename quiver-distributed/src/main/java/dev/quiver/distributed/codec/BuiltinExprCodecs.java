@@ -31,6 +31,12 @@ final class BuiltinExprCodecs {
     private BuiltinExprCodecs() {}
 
     static List<ExprCodec<?>> all() {
+        List<ExprCodec<?>> all = new ArrayList<>(simple());
+        all.addAll(composite());
+        return all;
+    }
+
+    private static List<ExprCodec<?>> simple() {
         return List.of(
                 ExprCodec.of("column", ColumnExpr.class,
                         (e, out, c) -> {
@@ -65,7 +71,11 @@ final class BuiltinExprCodecs {
                             out.set("input", c.expr(e.input()));
                             out.put("negated", e.negated());
                         },
-                        (in, c) -> new IsNullExpr(c.expr(c.required(in, "input")), c.requiredBoolean(in, "negated"))),
+                        (in, c) -> new IsNullExpr(c.expr(c.required(in, "input")), c.requiredBoolean(in, "negated"))));
+    }
+
+    private static List<ExprCodec<?>> composite() {
+        return List.of(
                 ExprCodec.of("case", CaseExpr.class,
                         (e, out, c) -> {
                             ArrayNode branches = out.putArray("branches");

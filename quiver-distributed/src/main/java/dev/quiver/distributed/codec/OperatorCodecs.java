@@ -39,6 +39,13 @@ final class OperatorCodecs {
     private OperatorCodecs() {}
 
     static List<PlanNodeCodec<?>> all() {
+        List<PlanNodeCodec<?>> all = new ArrayList<>(relational());
+        all.addAll(exchangesAndSorts());
+        all.addAll(aggregatesAndJoins());
+        return all;
+    }
+
+    private static List<PlanNodeCodec<?>> relational() {
         return List.of(
                 PlanNodeCodec.of("FilterExec", FilterExec.class,
                         (n, out, c) -> out.set("predicate", c.expr(n.predicate())),
@@ -70,7 +77,11 @@ final class OperatorCodecs {
                         (in, children, c) -> new GlobalLimitExec(only(children, "GlobalLimitExec"), c.requiredLong(in, "skip"), fetch(in, c))),
                 PlanNodeCodec.of("LocalLimitExec", LocalLimitExec.class,
                         (n, out, c) -> out.put("fetch", n.fetch()),
-                        (in, children, c) -> new LocalLimitExec(only(children, "LocalLimitExec"), c.requiredLong(in, "fetch"))),
+                        (in, children, c) -> new LocalLimitExec(only(children, "LocalLimitExec"), c.requiredLong(in, "fetch"))));
+    }
+
+    private static List<PlanNodeCodec<?>> exchangesAndSorts() {
+        return List.of(
                 PlanNodeCodec.of("CoalescePartitionsExec", CoalescePartitionsExec.class,
                         (n, out, c) -> { },
                         (in, children, c) -> new CoalescePartitionsExec(only(children, "CoalescePartitionsExec"))),
@@ -91,7 +102,11 @@ final class OperatorCodecs {
                             out.put("preservePartitioning", n.preservePartitioning());
                         },
                         (in, children, c) -> new SortExec(only(children, "SortExec"), sortKeys(c.required(in, "keys"), c), fetch(in, c),
-                                c.requiredBoolean(in, "preservePartitioning"))),
+                                c.requiredBoolean(in, "preservePartitioning"))));
+    }
+
+    private static List<PlanNodeCodec<?>> aggregatesAndJoins() {
+        return List.of(
                 PlanNodeCodec.of("HashAggregateExec", HashAggregateExec.class,
                         (n, out, c) -> {
                             out.put("mode", n.mode().name());

@@ -21,6 +21,7 @@ import dev.quiver.engine.expr.ScalarFunctionExpr;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -43,6 +44,22 @@ import org.apache.calcite.sql.fun.SqlTrimFunction;
  * schema; every call takes Calcite's type of the call as its result type.
  */
 public final class RexTranslator {
+    private static final Map<SqlKind, BinaryOperator> COMPARISONS = Map.of(
+            SqlKind.EQUALS, BinaryOperator.EQ,
+            SqlKind.NOT_EQUALS, BinaryOperator.NOT_EQ,
+            SqlKind.LESS_THAN, BinaryOperator.LT,
+            SqlKind.LESS_THAN_OR_EQUAL, BinaryOperator.LT_EQ,
+            SqlKind.GREATER_THAN, BinaryOperator.GT,
+            SqlKind.GREATER_THAN_OR_EQUAL, BinaryOperator.GT_EQ,
+            SqlKind.IS_DISTINCT_FROM, BinaryOperator.IS_DISTINCT_FROM,
+            SqlKind.IS_NOT_DISTINCT_FROM, BinaryOperator.IS_NOT_DISTINCT_FROM);
+    private static final Map<SqlKind, BinaryOperator> ARITHMETIC = Map.of(
+            SqlKind.PLUS, BinaryOperator.PLUS,
+            SqlKind.MINUS, BinaryOperator.MINUS,
+            SqlKind.TIMES, BinaryOperator.MULTIPLY,
+            SqlKind.DIVIDE, BinaryOperator.DIVIDE,
+            SqlKind.MOD, BinaryOperator.MODULO);
+
     private final Schema input;
     private final RexBuilder rexBuilder;
 
@@ -87,34 +104,16 @@ public final class RexTranslator {
     private PhysicalExpr call(RexCall call) {
         ArrowType type = TypeMapping.toArrow(call.getType());
         List<RexNode> operands = call.getOperands();
+        BinaryOperator comparison = COMPARISONS.get(call.getKind());
+        if (comparison != null) {
+            return comparison(comparison, call);
+        }
+        BinaryOperator arithmetic = ARITHMETIC.get(call.getKind());
+        if (arithmetic != null) {
+            boolean dateArithmetic = type instanceof ArrowType.Date && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
+            return dateArithmetic ? dateArithmetic(call) : arithmetic(arithmetic, call, type);
+        }
         switch (call.getKind()) {
-            case PLUS, MINUS:
-                if (type instanceof ArrowType.Date) {
-                    return dateArithmetic(call);
-                }
-                return arithmetic(call.getKind() == SqlKind.PLUS ? BinaryOperator.PLUS : BinaryOperator.MINUS, call, type);
-            case TIMES:
-                return arithmetic(BinaryOperator.MULTIPLY, call, type);
-            case DIVIDE:
-                return arithmetic(BinaryOperator.DIVIDE, call, type);
-            case MOD:
-                return arithmetic(BinaryOperator.MODULO, call, type);
-            case EQUALS:
-                return comparison(BinaryOperator.EQ, call);
-            case NOT_EQUALS:
-                return comparison(BinaryOperator.NOT_EQ, call);
-            case LESS_THAN:
-                return comparison(BinaryOperator.LT, call);
-            case LESS_THAN_OR_EQUAL:
-                return comparison(BinaryOperator.LT_EQ, call);
-            case GREATER_THAN:
-                return comparison(BinaryOperator.GT, call);
-            case GREATER_THAN_OR_EQUAL:
-                return comparison(BinaryOperator.GT_EQ, call);
-            case IS_DISTINCT_FROM:
-                return comparison(BinaryOperator.IS_DISTINCT_FROM, call);
-            case IS_NOT_DISTINCT_FROM:
-                return comparison(BinaryOperator.IS_NOT_DISTINCT_FROM, call);
             case AND:
                 return andOr(BinaryOperator.AND, call);
             case OR:

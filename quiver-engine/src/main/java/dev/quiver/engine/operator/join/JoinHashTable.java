@@ -56,11 +56,12 @@ final class JoinHashTable {
         JoinHashTable table = new JoinHashTable(capacity(rows), rows);
         long[] hashes = new long[Math.min(CHUNK, Math.max(rows, 1))];
         boolean[] nulls = new boolean[hashes.length];
+        boolean[] mayHaveNulls = KeyKernel.mayHaveNulls(keys);
         // Walk the rows backwards and push each in front of its group: groups end up ascending.
         int lastChunkStart = rows == 0 ? 0 : ((rows - 1) / CHUNK) * CHUNK;
         for (int start = lastChunkStart; start >= 0 && rows > 0; start -= CHUNK) {
             int count = Math.min(CHUNK, rows - start);
-            KeyKernel.hashRows(keys, kernels, start, count, hashes, nulls);
+            KeyKernel.hashRows(keys, kernels, mayHaveNulls, start, count, hashes, nulls);
             for (int i = count - 1; i >= 0; i--) {
                 if (!nulls[i]) {
                     table.insert(start + i, hashes[i]);

@@ -70,11 +70,26 @@ abstract class KeyKernel {
      * sets {@code nulls[i]} for rows where any key is NULL (they never match).
      */
     static void hashRows(List<FieldVector> keys, List<KeyKernel> kernels, int start, int count, long[] hashes, boolean[] nulls) {
+        hashRows(keys, kernels, mayHaveNulls(keys), start, count, hashes, nulls);
+    }
+
+    /** Which key columns have NULLs (counting them scans the whole vector: do it once per vector). */
+    static boolean[] mayHaveNulls(List<FieldVector> keys) {
+        boolean[] result = new boolean[keys.size()];
+        for (int k = 0; k < keys.size(); k++) {
+            result[k] = keys.get(k).getNullCount() > 0;
+        }
+        return result;
+    }
+
+    /** As {@link #hashRows(List, List, int, int, long[], boolean[])}, looking for NULLs only in the flagged keys. */
+    static void hashRows(List<FieldVector> keys, List<KeyKernel> kernels, boolean[] mayHaveNulls, int start, int count,
+            long[] hashes, boolean[] nulls) {
         Arrays.fill(nulls, 0, count, false);
         for (int k = 0; k < keys.size(); k++) {
             FieldVector key = keys.get(k);
             kernels.get(k).hash(key, start, count, hashes, k == 0);
-            if (key.getNullCount() > 0) {
+            if (mayHaveNulls[k]) {
                 for (int i = 0; i < count; i++) {
                     if (key.isNull(start + i)) {
                         nulls[i] = true;

@@ -83,7 +83,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
         if (batch.getRowCount() == 0) {
             return;
         }
-        if (!batch.getSchema().getFields().equals(schema.getFields())) {
+        if (!sameTypes(batch.getSchema(), schema)) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
                     "batch with columns " + batch.getSchema() + " does not match Arrow file " + path + " with " + schema);
         }
@@ -98,6 +98,19 @@ public final class ArrowBatchWriter implements AutoCloseable {
         }
         rowCount += batch.getRowCount();
         batchCount++;
+    }
+
+    /** Columns match by position and type; names and nullability are the writer's. */
+    private static boolean sameTypes(Schema a, Schema b) {
+        if (a.getFields().size() != b.getFields().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.getFields().size(); i++) {
+            if (!a.getFields().get(i).getType().equals(b.getFields().get(i).getType())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Writes the footer and closes the file. */

@@ -77,7 +77,8 @@ public final class CsvBatchWriter implements AutoCloseable {
             if (c > 0) {
                 writer.put((byte) ',');
             }
-            writer.putText(fields.get(c).getName().getBytes(StandardCharsets.UTF_8), 0, fields.get(c).getName().getBytes(StandardCharsets.UTF_8).length);
+            byte[] name = fields.get(c).getName().getBytes(StandardCharsets.UTF_8);
+            writer.putText(name, 0, name.length);
         }
         writer.put((byte) '\n');
         return writer;
@@ -94,7 +95,7 @@ public final class CsvBatchWriter implements AutoCloseable {
     /** Appends the batch's rows; the caller keeps ownership of the batch. */
     public void write(VectorSchemaRoot batch) {
         requireNonNull(batch, "batch is null");
-        if (batch.getFieldVectors().size() != kinds.length) {
+        if (!matches(batch)) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
                     "batch with columns " + batch.getSchema() + " does not match CSV file " + path + " with " + schema);
         }
@@ -116,6 +117,19 @@ public final class CsvBatchWriter implements AutoCloseable {
             }
         }
         rowCount += rows;
+    }
+
+    private boolean matches(VectorSchemaRoot batch) {
+        List<FieldVector> vectors = batch.getFieldVectors();
+        if (vectors.size() != kinds.length) {
+            return false;
+        }
+        for (int c = 0; c < kinds.length; c++) {
+            if (!vectors.get(c).getField().getType().equals(schema.getFields().get(c).getType())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void writeValue(CsvColumnKind kind, FieldVector vector, int row) {

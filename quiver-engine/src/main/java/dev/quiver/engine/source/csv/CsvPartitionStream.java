@@ -11,8 +11,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Parses the files of one scan partition in order into batches of up to {@code batchSize} rows;
- * a batch may hold the end of one file and the start of the next.
+ * Parses the file ranges of one scan partition in order into batches of up to {@code batchSize}
+ * rows; a batch may hold the end of one range and the start of the next.
  */
 final class CsvPartitionStream implements BatchStream {
     private final Schema tableSchema;
@@ -25,6 +25,7 @@ final class CsvPartitionStream implements BatchStream {
     private final CsvValueParser[] parsers;
     private int nextFile;
     private CsvRowReader reader;
+    private long end;
     private boolean closed;
 
     CsvPartitionStream(Schema tableSchema, List<Integer> projection, List<CsvFile> files, BufferAllocator allocator, int batchSize,
@@ -86,13 +87,14 @@ final class CsvPartitionStream implements BatchStream {
             if (reader == null && !openNextFile()) {
                 break;
             }
-            if (!reader.nextRow()) {
+            if (!reader.nextRow() || reader.rowOffset() >= end) {
+                // the row starting at or after the range's end belongs to the next range
                 reader.close();
                 reader = null;
                 continue;
             }
             if (reader.fieldCount() != columns) {
-                throw reader.error(reader.rowLine(), "expected " + columns + " fields as in the header, found " + reader.fieldCount());
+                throw reader.rowError("expected " + columns + " fields as in the header, found " + reader.fieldCount());
             }
             for (int c = 0; c < projection.length; c++) {
                 parsers[c].read(reader, projection[c], rows);
@@ -106,8 +108,9 @@ final class CsvPartitionStream implements BatchStream {
         if (nextFile == files.size()) {
             return false;
         }
-        reader = CsvFile.open(files.get(nextFile++).path());
-        reader.nextRow(); // the header, checked when the table was opened
+        CsvFile split = files.get(nextFile++);
+        end = split.end();
+        reader = split.openRange();
         return true;
     }
 

@@ -35,9 +35,15 @@ final class CsvRowReader implements AutoCloseable {
     private int limit;
     private int position;
     private boolean eof;
+    private boolean started;
     private long line = 1;
     private long rowLine;
     private int rowBytes;
+    private long bufferOffset;
+    private long rowOffset;
+    private long dataStart;
+    private long lineBase;
+    private boolean quotedLineBreak;
     private int fieldCount;
     private int[] starts = new int[16];
     private int[] ends = new int[16];
@@ -45,9 +51,43 @@ final class CsvRowReader implements AutoCloseable {
     private boolean[] quoted = new boolean[16];
 
     CsvRowReader(InputStream input, Path file, int bufferSize) {
+        this(input, file, bufferSize, 0);
+    }
+
+    /**
+     * A reader of {@code input}, which starts at byte {@code startOffset} of the file. When that is
+     * not 0, the line numbers in messages are found by counting the file's line breaks up to the
+     * row in question, which only an error pays for.
+     */
+    CsvRowReader(InputStream input, Path file, int bufferSize, long startOffset) {
         this.input = requireNonNull(input, "input is null");
         this.file = requireNonNull(file, "file is null");
         this.buffer = new byte[bufferSize];
+        this.bufferOffset = startOffset;
+        this.dataStart = startOffset;
+        this.lineBase = startOffset == 0 ? 0 : -1;
+    }
+
+    /**
+     * Skips the rest of the line the input starts in, for a reader of a byte range that starts
+     * one byte before its range: a row belongs to the range it starts in.
+     */
+    void skipPartialLine() {
+        while (true) {
+            for (int i = position; i < limit; i++) {
+                if (buffer[i] == LF) {
+                    position = i + 1;
+                    dataStart = bufferOffset + position;
+                    return;
+                }
+            }
+            position = limit;
+            if (eof) {
+                dataStart = bufferOffset + position;
+                return;
+            }
+            refill(position);
+        }
     }
 
     /** Reads the next row; false at the end of the input. */
@@ -71,6 +111,7 @@ final class CsvRowReader implements AutoCloseable {
                 }
                 rowLine = startLine;
                 rowBytes = result - rowStart;
+                rowOffset = bufferOffset + rowStart;
                 return true;
             }
             line = startLine;
@@ -116,6 +157,7 @@ final class CsvRowReader implements AutoCloseable {
                     }
                     if (b == LF) {
                         line++;
+                        quotedLineBreak = true;
                     }
                     i++;
                 }
@@ -206,6 +248,7 @@ final class CsvRowReader implements AutoCloseable {
         } else if (kept > 0 && rowStart > 0) {
             System.arraycopy(buffer, rowStart, buffer, 0, kept);
         }
+        bufferOffset += rowStart;
         limit = kept;
         position = 0;
         try {
@@ -222,6 +265,13 @@ final class CsvRowReader implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read CSV file " + file + ": " + e.getMessage(), e);
+        }
+        if (!started) {
+            started = true;
+            // a UTF-8 byte order mark, as spreadsheet programs write, is not part of the first column's name
+            if (bufferOffset == 0 && limit >= 3 && buffer[0] == (byte) 0xEF && buffer[1] == (byte) 0xBB && buffer[2] == (byte) 0xBF) {
+                position = 3;
+            }
         }
     }
 
@@ -253,7 +303,47 @@ final class CsvRowReader implements AutoCloseable {
 
     /** Physical line (from 1) where the current row starts. */
     long rowLine() {
-        return rowLine;
+        return absoluteLine(rowLine);
+    }
+
+    /** File offset where the current row starts. */
+    long rowOffset() {
+        return rowOffset;
+    }
+
+    /** Whether a quoted field read so far held a line break (then a file cannot be split at line starts). */
+    boolean sawQuotedLineBreak() {
+        return quotedLineBreak;
+    }
+
+    private long absoluteLine(long relativeLine) {
+        if (lineBase < 0) {
+            lineBase = countLineBreaks(file, dataStart);
+        }
+        return lineBase + relativeLine;
+    }
+
+    private static long countLineBreaks(Path file, long end) {
+        long count = 0;
+        byte[] chunk = new byte[1 << 16];
+        try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+            long remaining = end;
+            while (remaining > 0) {
+                int read = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
+                if (read < 0) {
+                    break;
+                }
+                for (int i = 0; i < read; i++) {
+                    if (chunk[i] == LF) {
+                        count++;
+                    }
+                }
+                remaining -= read;
+            }
+        } catch (IOException e) {
+            return 0; // only for a message: the relative line is still some help
+        }
+        return count;
     }
 
     /** Bytes of the current row, line break included. */
@@ -302,8 +392,14 @@ final class CsvRowReader implements AutoCloseable {
         return new String(buffer, starts[field], ends[field] - starts[field], StandardCharsets.UTF_8);
     }
 
+    /** An error at {@code atLine} as this reader counts lines (see {@link #rowLine()} for the current row's). */
     QuiverException error(long atLine, String message) {
-        return new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " line " + atLine + ": " + message);
+        return new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " line " + absoluteLine(atLine) + ": " + message);
+    }
+
+    /** An error in the current row. */
+    QuiverException rowError(String message) {
+        return error(rowLine, message);
     }
 
     @Override

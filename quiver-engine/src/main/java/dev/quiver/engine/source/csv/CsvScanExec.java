@@ -114,7 +114,8 @@ public final class CsvScanExec extends AbstractExecutionPlan {
 
     @Override
     public String displayLine() {
-        return "CsvScanExec: table=" + tableName + ", files=" + partitions.stream().mapToInt(List::size).sum()
+        return "CsvScanExec: table=" + tableName + ", files=" + partitions.stream().flatMap(List::stream).map(CsvFile::path).distinct().count()
+                + ", splits=" + partitions.stream().mapToInt(List::size).sum()
                 + ", partitions=" + partitions.size()
                 + ", projection=[" + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + "]";
     }

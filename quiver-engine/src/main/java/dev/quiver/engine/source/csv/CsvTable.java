@@ -25,8 +25,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A table stored as one CSV file with a header line, or a directory of {@code .csv} files with the
  * same columns. The schema is given, or inferred from the first file's first
- * {@value #SAMPLE_ROWS} rows (see {@link CsvSchemaInference}). A scan split is one file. Row
- * counts are estimates from the sampled row width; they become exact only by reading.
+ * {@value #SAMPLE_ROWS} rows (see {@link CsvSchemaInference}). A scan split is one file, or a byte
+ * range of about {@link #SPLIT_BYTES} of a larger file (a row belongs to the range it starts in)
+ * unless the sample held a quoted line break. Row counts are estimates from the sampled row
+ * width; they become exact only by reading.
  *
  * <p>A row with the wrong number of fields or a value that does not read as its column's type
  * fails the scan with a SOURCE_ERROR naming the file and the line.
@@ -34,6 +36,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class CsvTable implements TableSource {
     public static final Set<String> EXTENSIONS = Set.of(".csv");
     static final int SAMPLE_ROWS = 10_000;
+    /** Files larger than this are split into ranges of about this size, read by different partitions. */
+    public static final long SPLIT_BYTES = 64L << 20;
 
     private final String name;
     private final Path path;
@@ -61,6 +65,10 @@ public final class CsvTable implements TableSource {
      *     file, a header whose number of columns differs from the schema's
      */
     public static CsvTable open(String name, Path path, Optional<Schema> schema) {
+        return open(name, path, schema, SPLIT_BYTES);
+    }
+
+    static CsvTable open(String name, Path path, Optional<Schema> schema, long splitBytes) {
         requireNonNull(name, "name is null");
         requireNonNull(path, "path is null");
         requireNonNull(schema, "schema is null");
@@ -68,12 +76,15 @@ public final class CsvTable implements TableSource {
         List<CsvFile> files = new ArrayList<>(paths.size());
         Schema tableSchema = null;
         double bytesPerRow = 0;
+        boolean splittable = true;
         for (Path file : paths) {
             try (CsvRowReader reader = CsvFile.open(file)) {
                 List<String> header = header(reader);
                 if (tableSchema == null) {
                     Sample sample = sample(reader, header.size());
                     bytesPerRow = sample.bytesPerRow();
+                    // a quoted line break would make a line start inside a field: such files are read whole
+                    splittable = !reader.sawQuotedLineBreak();
                     tableSchema = schema.orElseGet(() -> new Schema(CsvSchemaInference.infer(CsvSchemaInference.columnNames(header), sample.columns())));
                     tableSchema.getFields().forEach(field -> CsvColumnKind.of(field, file.toString()));
                 }
@@ -82,7 +93,11 @@ public final class CsvTable implements TableSource {
                             + " columns, but the table has " + tableSchema.getFields().size() + " (" + columnList(tableSchema) + ")");
                 }
             }
-            files.add(new CsvFile(file, DataFiles.size(file)));
+            long size = DataFiles.size(file);
+            long ranges = splittable ? Math.max(1, size / splitBytes) : 1;
+            for (long r = 0; r < ranges; r++) {
+                files.add(new CsvFile(file, size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges));
+            }
         }
         return new CsvTable(name, path, tableSchema, files, bytesPerRow);
     }
@@ -107,7 +122,7 @@ public final class CsvTable implements TableSource {
         int rows = 0;
         while (rows < SAMPLE_ROWS && reader.nextRow()) {
             if (reader.fieldCount() != columnCount) {
-                throw reader.error(reader.rowLine(), "expected " + columnCount + " fields as in the header, found " + reader.fieldCount());
+                throw reader.rowError("expected " + columnCount + " fields as in the header, found " + reader.fieldCount());
             }
             List<String> values = reader.values();
             checkText(reader, values);
@@ -124,7 +139,7 @@ public final class CsvTable implements TableSource {
     private static void checkText(CsvRowReader reader, List<String> values) {
         for (String value : values) {
             if (value != null && value.indexOf('\0') >= 0) {
-                throw reader.error(reader.rowLine(), "holds NUL bytes; it is not a text CSV file");
+                throw reader.rowError("holds NUL bytes; it is not a text CSV file");
             }
         }
     }
@@ -147,7 +162,7 @@ public final class CsvTable implements TableSource {
     }
 
     public List<Path> files() {
-        return files.stream().map(CsvFile::path).toList();
+        return files.stream().map(CsvFile::path).distinct().toList();
     }
 
     @Override

@@ -197,6 +197,9 @@ final class PageColumnReader {
     private void readStrings(VarCharVector vector, int count) {
         vector.allocateNew(Math.max(1024, count * 16L), count);
         ArrowBuf validity = vector.getValidityBuffer();
+        ArrowBuf offsets = vector.getOffsetBuffer();
+        ArrowBuf data = vector.getDataBuffer();
+        long capacity = data.capacity();
         int end = 0;
         int row = 0;
         while (row < count) {
@@ -210,35 +213,38 @@ final class PageColumnReader {
             int next = 0;
             for (int i = 0; i < n; i++) {
                 if (defined == null || defined[i] != 0) {
+                    int start;
                     int length;
                     if (dictionaryIds != null) {
                         int id = dictionaryIds[next++];
-                        int start = dictionaryOffsets[id];
+                        start = dictionaryOffsets[id];
                         length = dictionaryOffsets[id + 1] - start;
-                        ensureData(vector, end + length);
-                        vector.getDataBuffer().setBytes(end, dictionaryBytes, start, length);
                     } else {
                         length = plain.getInt();
-                        ensureData(vector, end + length);
-                        int position = plain.position();
-                        vector.getDataBuffer().setBytes(end, plain, position, length);
-                        plain.position(position + length);
+                        start = plain.position();
+                        plain.position(start + length);
+                    }
+                    if (capacity < end + length) {
+                        while (vector.getDataBuffer().capacity() < end + length) {
+                            vector.reallocDataBuffer();
+                        }
+                        data = vector.getDataBuffer();
+                        capacity = data.capacity();
+                    }
+                    if (dictionaryIds != null) {
+                        data.setBytes(end, dictionaryBytes, start, length);
+                    } else {
+                        data.setBytes(end, plain, start, length);
                     }
                     end += length;
                 }
-                vector.getOffsetBuffer().setInt((long) (row + i + 1) * VarCharVector.OFFSET_WIDTH, end);
+                offsets.setInt((long) (row + i + 1) * VarCharVector.OFFSET_WIDTH, end);
             }
             setValidity(validity, row, n, defined);
             row += n;
             pageLeft -= n;
         }
         vector.setLastSet(count - 1);
-    }
-
-    private static void ensureData(VarCharVector vector, long needed) {
-        while (vector.getDataBuffer().capacity() < needed) {
-            vector.reallocDataBuffer();
-        }
     }
 
     private int[] definitionLevels(int n) {
@@ -260,6 +266,23 @@ final class PageColumnReader {
         return idBuffer;
     }
 
+    /** Sets bits {@code [from, from + n)}: single bits up to a byte boundary, then whole bytes. */
+    private static void setAll(ArrowBuf validity, int from, int n) {
+        int bit = from;
+        int end = from + n;
+        while (bit < end && (bit & 7) != 0) {
+            BitVectorHelper.setBit(validity, bit++);
+        }
+        int wholeBytes = (end - bit) >>> 3;
+        if (wholeBytes > 0) {
+            validity.setOne(bit >>> 3, wholeBytes);
+            bit += wholeBytes << 3;
+        }
+        while (bit < end) {
+            BitVectorHelper.setBit(validity, bit++);
+        }
+    }
+
     private static int countPresent(int[] defined, int n) {
         int present = 0;
         for (int i = 0; i < n; i++) {
@@ -269,6 +292,10 @@ final class PageColumnReader {
     }
 
     private static void setValidity(ArrowBuf validity, int row, int n, int[] defined) {
+        if (defined == null) {
+            setAll(validity, row, n);
+            return;
+        }
         for (int i = 0; i < n; i++) {
             if (defined == null || defined[i] != 0) {
                 BitVectorHelper.setBit(validity, row + i);

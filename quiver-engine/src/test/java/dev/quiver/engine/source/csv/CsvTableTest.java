@@ -125,6 +125,62 @@ class CsvTableTest {
         assertThat(testing.rows(table.scan(new ScanRequest(Optional.of(List.of()), List.of(), 1)))).hasSize(4);
     }
 
+    private Path numbered(String fileName, int rows, int badLine) throws IOException {
+        StringBuilder text = new StringBuilder("n,s,d\n");
+        for (int i = 0; i < rows; i++) {
+            // line i + 2; quoted fields with commas, some empty
+            text.append(i + 2 == badLine ? "oops" : Integer.toString(i)).append(",\"v, ").append(i).append("\",")
+                    .append(i % 7 == 0 ? "" : "1.5").append('\n');
+        }
+        Path file = directory.resolve(fileName);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void largeFilesAreSplitAtLineStartsWithoutLosingOrDuplicatingRows() throws IOException {
+        Path file = numbered("split.csv", 50_000, -1);
+        CsvTable whole = CsvTable.open("t", file, Optional.empty());
+        CsvTable split = CsvTable.open("t", file, Optional.empty(), 10_000);
+        ExecutionPlan scan = split.scan(ScanRequest.all(3));
+        assertThat(scan.displayLine()).contains("files=1", "splits=");
+        assertThat(scan.outputPartitioning().partitionCount()).isEqualTo(3);
+        List<List<Object>> rows = testing.rows(scan);
+        assertThat(rows).hasSize(50_000).containsExactlyInAnyOrderElementsOf(testing.rows(whole.scan(ScanRequest.all(1))));
+        assertThat(rows.stream().mapToLong(row -> (Long) row.get(0)).sum()).isEqualTo(49_999L * 50_000 / 2);
+    }
+
+    @Test
+    void errorsInALaterRangeNameTheFileLine() throws IOException {
+        Path file = numbered("late.csv", 50_000, 40_001);
+        CsvTable split = CsvTable.open("t", file, Optional.empty(), 10_000);
+        assertThatThrownBy(() -> testing.rows(split.scan(ScanRequest.all(4))))
+                .isInstanceOf(QuiverException.class)
+                .hasMessageStartingWith("CSV file " + file + " line 40001, column 'n': 'oops' is not an integer");
+    }
+
+    @Test
+    void aQuotedLineBreakInTheSampleKeepsFilesWhole() throws IOException {
+        StringBuilder text = new StringBuilder("n,s\n1,\"two\nlines\"\n");
+        for (int i = 0; i < 20_000; i++) {
+            text.append(i).append(",x\n");
+        }
+        Path file = directory.resolve("multiline.csv");
+        Files.writeString(file, text);
+        ExecutionPlan scan = CsvTable.open("t", file, Optional.empty(), 10_000).scan(ScanRequest.all(3));
+        assertThat(scan.outputPartitioning().partitionCount()).isEqualTo(1);
+        assertThat(testing.rows(scan)).hasSize(20_001).contains(List.of(1L, "two\nlines"));
+    }
+
+    @Test
+    void skipsAByteOrderMark() throws IOException {
+        Path file = directory.resolve("bom.csv");
+        Files.write(file, ("\uFEFFname,n\nx,1\n").getBytes(StandardCharsets.UTF_8));
+        CsvTable table = CsvTable.open("t", file, Optional.empty());
+        assertThat(table.schema().getFields().get(0).getName()).isEqualTo("name");
+        assertThat(testing.rows(table.scan(ScanRequest.all(1)))).containsExactly(List.of("x", 1L));
+    }
+
     @Test
     void manyRowsSpanBatchesAndBuffers() throws IOException {
         StringBuilder text = new StringBuilder("n,s\n");

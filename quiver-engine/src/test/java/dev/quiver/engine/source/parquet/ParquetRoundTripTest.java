@@ -97,6 +97,22 @@ class ParquetRoundTripTest {
     }
 
     @Test
+    void batchesThatStraddlePagesAtOddOffsetsDecodeExactly() {
+        // parquet-java cuts pages at 20,000 rows: 50,001 rows make three pages in one row group, and
+        // 777-row batches cross page boundaries at offsets that are not multiples of eight
+        List<List<Object>> expected = rows(50_001);
+        Path file = dir.resolve("pages.parquet");
+        try (TestingContext testing = new TestingContext().withBatchSize(777)) {
+            try (VectorSchemaRoot batch = Batches.fromRows(SCHEMA, expected, testing.allocator())) {
+                ParquetFiles.write(SCHEMA, List.of(batch).iterator(), file, ParquetWriteOptions.defaults());
+            }
+            ParquetTable table = ParquetTable.open("t", file);
+            assertThat(table.rowGroupCount()).isEqualTo(1);
+            assertThat(testing.rows(table.scan(ScanRequest.all(1)))).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void statisticsComeFromTheFooters() {
         Path file = dir.resolve("stats.parquet");
         List<List<Object>> rows = rows(100);
