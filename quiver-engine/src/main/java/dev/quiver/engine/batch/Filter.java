@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -100,22 +101,28 @@ public final class Filter {
             int width = source.getTypeWidth();
             ArrowBuf from = source.getDataBuffer();
             ArrowBuf to = target.getDataBuffer();
+            checkGather(from, to, indices, count, width);
+            // bounds are checked once above, so the loops read and write the buffers' memory
+            // directly instead of paying ArrowBuf's per-access check
+            long src = from.memoryAddress();
+            long dst = to.memoryAddress();
             switch (width) {
                 case 4 -> {
                     for (int k = 0; k < count; k++) {
-                        to.setInt((long) k * 4, from.getInt((long) indices[k] * 4));
+                        MemoryUtil.putInt(dst + (long) k * 4, MemoryUtil.getInt(src + (long) indices[k] * 4));
                     }
                 }
                 case 8 -> {
                     for (int k = 0; k < count; k++) {
-                        to.setLong((long) k * 8, from.getLong((long) indices[k] * 8));
+                        MemoryUtil.putLong(dst + (long) k * 8, MemoryUtil.getLong(src + (long) indices[k] * 8));
                     }
                 }
                 case 16 -> {
                     for (int k = 0; k < count; k++) {
-                        long offset = (long) indices[k] * 16;
-                        to.setLong((long) k * 16, from.getLong(offset));
-                        to.setLong((long) k * 16 + 8, from.getLong(offset + 8));
+                        long offset = src + (long) indices[k] * 16;
+                        long target16 = dst + (long) k * 16;
+                        MemoryUtil.putLong(target16, MemoryUtil.getLong(offset));
+                        MemoryUtil.putLong(target16 + 8, MemoryUtil.getLong(offset + 8));
                     }
                 }
                 default -> {
@@ -130,6 +137,21 @@ public final class Filter {
         } catch (RuntimeException e) {
             target.close();
             throw e;
+        }
+    }
+
+    /** Checks that every gathered value lies inside {@code from} and the {@code count} values fit {@code to}. */
+    private static void checkGather(ArrowBuf from, ArrowBuf to, int[] indices, int count, int width) {
+        if (count == 0) {
+            return;
+        }
+        int max = 0;
+        for (int k = 0; k < count; k++) {
+            max = Math.max(max, indices[k]);
+        }
+        if ((long) (max + 1) * width > from.capacity() || (long) count * width > to.capacity()) {
+            throw new IndexOutOfBoundsException("gather of " + count + " values up to index " + max + " (width " + width
+                    + ") outside buffers of " + from.capacity() + " and " + to.capacity() + " bytes");
         }
     }
 

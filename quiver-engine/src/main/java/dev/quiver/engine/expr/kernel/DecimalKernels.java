@@ -20,6 +20,10 @@ public final class DecimalKernels {
 
     public static FieldVector arithmetic(BinaryOperator op, Operand left, Operand right, ArrowType.Decimal type, String display,
             int rows, BufferAllocator allocator) {
+        FieldVector fast = DecimalFastPath.arithmetic(op, left, right, type, rows, allocator);
+        if (fast != null) {
+            return fast;
+        }
         long[] x = Numeric.decodeLongs(left);
         long[] y = Numeric.decodeLongs(right);
         long[] result = null;

@@ -394,6 +394,35 @@ class HashAggregateExecTest {
     }
 
     @Test
+    void skippingPartialAggregationGivesTheSameGroupsAsHashing() {
+        // The first 120k rows have distinct keys, so the partial aggregate stops hashing after the
+        // check at 100k; the last 40k repeat keys it hashed before, and the final aggregate must
+        // merge both kinds of state rows. NULL keys, NULL values and every function are included.
+        int count = 160_000;
+        List<List<Object>> rows = new ArrayList<>(count);
+        long sumL = 0;
+        for (int r = 0; r < count; r++) {
+            Long l = r % 5 == 0 ? null : (long) r * 3;
+            sumL += l == null ? 0 : l;
+            rows.add(row(r % 1000 == 7 ? null : "k" + r % 120_000, r % 11 == 0 ? null : r, l, r * 0.25,
+                    r % 7 == 0 ? null : r + ".01", "s" + r % 101, r % 400, r % 9 == 0 ? null : r % 2 == 0));
+        }
+        List<AggregateExpr> aggregates = everyFunction();
+        try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(4096, 1))) {
+            List<List<Object>> expected = tc.rows(single(new MemoryScanExec(SCHEMA, List.of(rows)), List.of("k", "b"), aggregates));
+            HashAggregateExec partial = partial(new MemoryScanExec(SCHEMA, List.of(rows)), List.of("k", "b"), aggregates);
+            List<List<Object>> states = allRows(partial, tc.context());
+            tc.reset();
+            // hardly any reduction: only rows with a NULL key share groups before the switch
+            assertThat(states.size()).isGreaterThan(count - 200);
+            List<List<Object>> actual = tc.rows(finalOver(partial, states));
+            assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(actual.stream().mapToLong(row -> (Long) row.get(2)).sum()).isEqualTo(count);
+            assertThat(actual.stream().filter(row -> row.get(5) != null).mapToLong(row -> (Long) row.get(5)).sum()).isEqualTo(sumL);
+        }
+    }
+
+    @Test
     void argumentsMayBeExpressions() {
         PhysicalExpr literal = new LiteralExpr(3L, QuiverTypes.INT64);
         try (TestingContext tc = new TestingContext()) {
