@@ -102,6 +102,8 @@ class SqlCorrectnessTest {
         "select id, case when amount > 5 then 1 when amount > 0 then 2 else 3 end from t1",
         "select id, case k when 10 then 'ten' end from t1",
         "select id, case k when 10 then 'ten' when 20 then 'two' end from t1",
+        "select id, case when amount > 5 then 'big' else 'other' end from t1",
+        "select 'a' as s union all select 'bc'",
         "select id, case when flag then amount else -amount end from t1",
         "select id from t1 where k in (10, 30, 99)",
         "select id from t1 where k not in (10, 30)",

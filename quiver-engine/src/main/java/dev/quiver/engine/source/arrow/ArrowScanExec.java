@@ -10,10 +10,8 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
-import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
@@ -107,8 +105,7 @@ public final class ArrowScanExec extends AbstractExecutionPlan {
         long body = splits.stream().mapToLong(ArrowBlockSplit::bodyBytes).sum();
         // the file has no per-column sizes: share the body out evenly among the columns
         long bytes = tableSchema.getFields().isEmpty() ? 0 : body * projection.size() / tableSchema.getFields().size();
-        return new Statistics(Estimate.exact(rows), Estimate.inexact(bytes),
-                Collections.nCopies(projection.size(), ColumnStatistics.unknown()));
+        return new Statistics(Estimate.exact(rows), Estimate.inexact(bytes), ArrowBlockSplit.columns(splits, projection));
     }
 
     @Override

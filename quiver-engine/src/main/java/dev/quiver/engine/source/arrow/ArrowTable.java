@@ -9,7 +9,6 @@ import dev.quiver.engine.source.files.DataFiles;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
-import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.io.IOException;
@@ -17,7 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -59,7 +57,7 @@ public final class ArrowTable implements TableSource {
         long rows = splits.stream().mapToLong(ArrowBlockSplit::rowCount).sum();
         long bytes = splits.stream().mapToLong(ArrowBlockSplit::bodyBytes).sum();
         this.statistics = new Statistics(Estimate.exact(rows), Estimate.inexact(bytes),
-                Collections.nCopies(schema.getFields().size(), ColumnStatistics.unknown()));
+                ArrowBlockSplit.columns(splits, IntStream.range(0, schema.getFields().size()).boxed().toList()));
     }
 
     /**
@@ -98,7 +96,8 @@ public final class ArrowTable implements TableSource {
             List<ArrowBlock> blocks = reader.getRecordBlocks();
             for (int index = 0; index < blocks.size(); index++) {
                 ArrowBlock block = blocks.get(index);
-                splits.add(new ArrowBlockSplit(file, index, rowCount(channel, block, file), block.getBodyLength()));
+                RecordBatch batch = batchMetadata(channel, block, file);
+                splits.add(new ArrowBlockSplit(file, index, batch.length(), block.getBodyLength(), nullCounts(batch, schema)));
             }
             return schema;
         } catch (QuiverException e) {
@@ -110,16 +109,35 @@ public final class ArrowTable implements TableSource {
         }
     }
 
-    /** Reads only the batch's metadata message, which holds its length. */
-    private static long rowCount(FileChannel channel, ArrowBlock block, Path file) throws IOException {
+    /** Reads only the batch's metadata message, which holds its length and each column's NULL count. */
+    private static RecordBatch batchMetadata(FileChannel channel, ArrowBlock block, Path file) throws IOException {
         channel.position(block.getOffset());
         MessageMetadataResult message = MessageSerializer.readMessage(new ReadChannel(channel));
         if (message == null || message.getMessage().headerType() != MessageHeader.RecordBatch) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR,
                     "Arrow IPC file " + file + " is corrupt: no record batch at offset " + block.getOffset());
         }
-        RecordBatch batch = (RecordBatch) message.getMessage().header(new RecordBatch());
-        return batch.length();
+        return (RecordBatch) message.getMessage().header(new RecordBatch());
+    }
+
+    /** The metadata has one node per field in depth-first order: a top-level column's node follows its predecessors' subtrees. */
+    private static long[] nullCounts(RecordBatch batch, Schema schema) {
+        List<Field> fields = schema.getFields();
+        long[] nulls = new long[fields.size()];
+        int node = 0;
+        for (int c = 0; c < fields.size(); c++) {
+            nulls[c] = node < batch.nodesLength() ? batch.nodes(node).nullCount() : 0;
+            node += nodeCount(fields.get(c));
+        }
+        return nulls;
+    }
+
+    private static int nodeCount(Field field) {
+        int count = 1;
+        for (Field child : field.getChildren()) {
+            count += nodeCount(child);
+        }
+        return count;
     }
 
     /** Files of one table may differ only in nullability. */

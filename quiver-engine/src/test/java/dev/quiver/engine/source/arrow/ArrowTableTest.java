@@ -8,6 +8,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
@@ -73,6 +74,9 @@ class ArrowTableTest {
         assertThat(table.batchCount()).isEqualTo(5);
         assertThat(table.statistics().rowCount().isExact()).isTrue();
         assertThat(table.statistics().rowCount().value()).isEqualTo(500);
+        // name is NULL for every id divisible by 3: 167 of 0..499
+        assertThat(table.statistics().columns().get(1).nullCount()).isEqualTo(Estimate.exact(167));
+        assertThat(table.statistics().columns().get(0).nullCount()).isEqualTo(Estimate.exact(0));
 
         ExecutionPlan scan = table.scan(ScanRequest.all(2));
         assertThat(scan.outputPartitioning().partitionCount()).isEqualTo(2);
