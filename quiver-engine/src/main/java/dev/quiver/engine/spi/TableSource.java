@@ -2,6 +2,7 @@ package dev.quiver.engine.spi;
 
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.stats.Statistics;
+import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -15,6 +16,15 @@ public interface TableSource {
 
     /** Statistics of the whole table; per-column statistics follow {@link #schema()}. */
     Statistics statistics();
+
+    /**
+     * Sets of column ordinals (in {@link #schema()} order) that are each declared unique, such as
+     * a primary key of several columns. The optimizer relies on them, e.g. to remove aggregates, so
+     * a source declares only keys that hold for every row. None by default.
+     */
+    default List<List<Integer>> uniqueKeys() {
+        return List.of();
+    }
 
     /** A leaf plan producing the requested columns, split into partitions. */
     ExecutionPlan scan(ScanRequest request);

@@ -23,18 +23,24 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A Quiver {@link TableSource} seen by Calcite. {@code unwrap(TableSource.class)} gives the source
- * back to the physical planner. The source's statistics feed the optimizer: the row count, every
- * column whose exact distinct count equals the exact row count as a unique key, and per-column distinct
+ * back to the physical planner. The source's statistics feed the optimizer: the row count, the
+ * source's declared unique keys and every column whose exact distinct count equals the exact row
+ * count as unique keys, and per-column distinct
  * counts through the {@link BuiltInMetadata.DistinctRowCount.Handler} that Calcite's metadata
  * looks up on the table of a scan.
  */
 public final class QuiverTable extends AbstractTable implements BuiltInMetadata.DistinctRowCount.Handler {
     private final TableSource source;
     private final dev.quiver.engine.stats.Statistics statistics;
+    private final List<ImmutableBitSet> declaredKeys;
 
     public QuiverTable(TableSource source) {
         this.source = requireNonNull(source, "source is null");
         this.statistics = requireNonNull(source.statistics(), "statistics is null");
+        this.declaredKeys = requireNonNull(source.uniqueKeys(), "uniqueKeys is null").stream()
+                .filter(key -> !key.isEmpty())
+                .map(ImmutableBitSet::of)
+                .toList();
     }
 
     public TableSource source() {
@@ -52,13 +58,17 @@ public final class QuiverTable extends AbstractTable implements BuiltInMetadata.
         if (rows.isEmpty()) {
             return Statistics.UNKNOWN;
         }
-        List<ImmutableBitSet> keys = new ArrayList<>();
+        List<ImmutableBitSet> keys = new ArrayList<>(declaredKeys);
         for (int i = 0; i < statistics.columns().size(); i++) {
-            if (isUnique(i)) {
+            if (isUnique(i) && !keys.contains(ImmutableBitSet.of(i))) {
                 keys.add(ImmutableBitSet.of(i));
             }
         }
         return Statistics.of(rows.getAsLong(), keys);
+    }
+
+    private boolean containsDeclaredKey(ImmutableBitSet columns) {
+        return declaredKeys.stream().anyMatch(columns::contains);
     }
 
     /**
@@ -82,7 +92,8 @@ public final class QuiverTable extends AbstractTable implements BuiltInMetadata.
     }
 
     /**
-     * Distinct values of a group of columns: the row count if the group holds a unique column,
+     * Distinct values of a group of columns: the row count if the group holds a unique column or
+     * a declared key ({@link TableSource#uniqueKeys()}),
      * else the product of the columns' distinct counts capped at the row count; reduced for a
      * predicate as Calcite does elsewhere. Unknown if a column's distinct count is unknown.
      */
@@ -94,9 +105,9 @@ public final class QuiverTable extends AbstractTable implements BuiltInMetadata.
         }
         double tableRows = rows.getAsLong();
         double distinct = 1;
-        boolean unique = false;
+        boolean unique = containsDeclaredKey(groupKey);
         for (int column : groupKey) {
-            if (isEstimatedUnique(column)) {
+            if (unique || isEstimatedUnique(column)) {
                 unique = true;
                 break;
             }

@@ -77,6 +77,8 @@ final class LogicalOptimizer {
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SIMPLIFICATION);
         rel = run(rel, JOIN_ORDER);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, CLEANUP);
+        // After join ordering: the reduction duplicates a filtered scan the orderer need not see twice.
+        rel = SemiJoinReduction.apply(rel, relBuilder);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);

@@ -34,6 +34,16 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
         return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxScale(typeName);
     }
 
+    /**
+     * Branches of CASE and UNION inputs of different CHAR lengths become VARCHAR, so that
+     * {@code CASE WHEN .. THEN 'big' ELSE 'other' END} yields {@code 'big'}, not the padded
+     * {@code 'big  '} of a CHAR(5) — as in Trino, Spark and DuckDB.
+     */
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         if (SqlTypeUtil.isExactNumeric(argumentType) && !SqlTypeUtil.isDecimal(argumentType)) {

@@ -71,7 +71,13 @@ final class TestingTpchCatalog implements Catalog {
             Estimate distinct = column.distinct() < 0 ? Estimate.absent() : Estimate.exact(column.distinct());
             statistics.add(ColumnStatistics.unknown().withDistinctCount(distinct));
         }
-        tables.put(name, new StubTable(name, new Schema(fields), new Statistics(Estimate.exact(rows), Estimate.absent(), statistics)));
+        // the primary keys of the specification: the first column, two for lineitem and partsupp
+        List<List<Integer>> keys = switch (name) {
+            case "lineitem" -> List.of(List.of(0, 3));
+            case "partsupp" -> List.of(List.of(0, 1));
+            default -> List.of(List.of(0));
+        };
+        tables.put(name, new StubTable(name, new Schema(fields), new Statistics(Estimate.exact(rows), Estimate.absent(), statistics), keys));
     }
 
     @Override
@@ -85,7 +91,11 @@ final class TestingTpchCatalog implements Catalog {
     }
 
     /** A table with a schema and statistics that cannot be scanned. */
-    record StubTable(String name, Schema schema, Statistics statistics) implements TableSource {
+    record StubTable(String name, Schema schema, Statistics statistics, List<List<Integer>> uniqueKeys) implements TableSource {
+        StubTable(String name, Schema schema, Statistics statistics) {
+            this(name, schema, statistics, List.of());
+        }
+
         @Override
         public ExecutionPlan scan(ScanRequest request) {
             throw new UnsupportedOperationException("test double: " + name + " has no data");

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -52,19 +54,55 @@ class TpchPlanningTest {
         }
     }
 
-    /** q5 must not start with a many-to-many join such as customer ⋈ supplier on nationkey. */
+    /**
+     * q5 must not start with a many-to-many join such as customer ⋈ supplier on nationkey: lineitem
+     * first meets a side holding one of the tables its foreign keys point to, never customer alone.
+     */
     @Test
-    void q5JoinsOnKeysWithLineitemProbingOrders() {
+    void q5JoinsOnKeysWithLineitemProbingAForeignKeyTable() {
         RelNode root = plan(5).root();
         List<Join> joins = nodes(root, Join.class);
 
         assertThat(joins).hasSize(5);
         assertJoinsOnKeys(root);
-        Join lineitemJoin = joins.stream()
-                .filter(join -> tables(join.getLeft()).equals(List.of("lineitem")) || tables(join.getRight()).equals(List.of("lineitem")))
+        List<String> other = tables(join(joinWithScanOf(joins, "lineitem"), "lineitem"));
+        assertThat(other).containsAnyOf("orders", "supplier").doesNotContain("lineitem");
+    }
+
+    /**
+     * q9: lineitem ⋈ partsupp on (partkey, suppkey) is a foreign-key join keeping every lineitem
+     * row, so the few parts named '%green%' must join lineitem before partsupp does.
+     */
+    @Test
+    void q9JoinsTheFilteredPartBeforePartsupp() {
+        List<Join> joins = nodes(plan(9).root(), Join.class);
+
+        Join partsuppJoin = joinWithScanOf(joins, "partsupp");
+        assertThat(tables(join(partsuppJoin, "partsupp"))).contains("part", "lineitem");
+        assertThat(partsuppJoin.analyzeCondition().leftKeys).hasSize(2);
+    }
+
+    /**
+     * q17: the average quantity per part is computed only over the lineitem rows of the parts that
+     * pass the brand and container filter (a semi join below the aggregate), not for all parts.
+     */
+    @Test
+    void q17ReducesTheAggregatedLineitemToTheFilteredParts() {
+        List<Aggregate> aggregates = nodes(plan(17).root(), Aggregate.class);
+        Aggregate perPart = aggregates.stream().filter(aggregate -> aggregate.getGroupCount() == 1).findFirst().orElseThrow();
+
+        Join semi = (Join) perPart.getInput();
+        assertThat(semi.getJoinType()).isEqualTo(JoinRelType.SEMI);
+        assertThat(tables(semi.getLeft())).containsExactly("lineitem");
+        assertThat(tables(semi.getRight())).containsExactly("part");
+        assertThat(nodes(semi.getRight(), Filter.class)).isNotEmpty();
+    }
+
+    /** The join that has a scan of {@code table} alone as one of its inputs. */
+    private static Join joinWithScanOf(List<Join> joins, String table) {
+        return joins.stream()
+                .filter(join -> tables(join.getLeft()).equals(List.of(table)) || tables(join.getRight()).equals(List.of(table)))
                 .findFirst().orElseThrow();
-        List<String> other = tables(join(lineitemJoin, "lineitem"));
-        assertThat(other).contains("orders").doesNotContain("supplier");
     }
 
     /** Every join has an equi-key that is unique on one side: no many-to-many join. */

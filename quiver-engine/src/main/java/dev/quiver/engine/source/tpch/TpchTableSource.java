@@ -10,6 +10,7 @@ import io.trino.tpch.TpchEntity;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** One TPC-H table at one scale factor; scans generate the data on the fly. Filters are left to the engine. */
@@ -41,6 +42,26 @@ public final class TpchTableSource implements TableSource {
     @Override
     public Statistics statistics() {
         return statistics;
+    }
+
+    /** The table's primary key as the specification declares it: lineitem and partsupp have two columns. */
+    @Override
+    public List<List<Integer>> uniqueKeys() {
+        return switch (table.name()) {
+            case "lineitem" -> List.of(List.of(column("l_orderkey"), column("l_linenumber")));
+            case "partsupp" -> List.of(List.of(column("ps_partkey"), column("ps_suppkey")));
+            default -> List.of(List.of(0));
+        };
+    }
+
+    private int column(String name) {
+        List<Field> fields = schema.getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).getName().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no column " + name + " in " + table.name());
     }
 
     public double scaleFactor() {
