@@ -61,7 +61,7 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--duckdb-threads", paramLabel = "N", description = "DuckDB's threads (default: as --partitions).")
     private Integer duckdbThreads;
 
-    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "2GiB", converter = EngineOptions.SizeConverter.class,
+    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "3GiB", converter = EngineOptions.SizeConverter.class,
             description = "Generated TPC-H data kept in memory between runs, outside the pool (default: ${DEFAULT-VALUE}).")
     private long cacheBytes;
 
