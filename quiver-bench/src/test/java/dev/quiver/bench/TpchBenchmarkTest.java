@@ -78,4 +78,17 @@ class TpchBenchmarkTest {
         TpchBenchmark.run(options.withQueries(List.of(6)).withScanTest(false), new PrintStream(again, true, StandardCharsets.UTF_8));
         assertThat(again.toString(StandardCharsets.UTF_8)).contains("reusing parquet files in " + directory).containsPattern("(?m)^q6 .* 1  ok$");
     }
+
+    @Test
+    void arrowSourceLoadsDuckDbFromTheArrowFiles(@TempDir Path directory) {
+        BenchOptions options = BenchOptions.parse("--sf", "0.01", "--source", "arrow", "--data-dir", directory.toString(), "--warmups", "0",
+                "--runs", "1", "--explain", "0", "--queries", "1,9,18");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TpchBenchmark.Report report = TpchBenchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(report.timings()).extracting(TpchBenchmark.QueryTiming::query).containsExactly(1, 9, 18);
+        assertThat(report.timings().get(0).duckdbRows()).isEqualTo(4);
+        assertThat(report.timings()).allSatisfy(timing -> assertThat(timing.error()).as("q" + timing.query()).isEmpty());
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("source=arrow", "DuckDB cannot read Arrow IPC files without an extension");
+        assertThat(directory.resolve("lineitem/part-00000.arrow")).isRegularFile();
+    }
 }
