@@ -6,10 +6,12 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchQueries;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Settings of a TPC-H benchmark run ({@link TpchBenchmark}).
@@ -24,15 +26,20 @@ import java.util.Locale;
  * @param duckdbThreads DuckDB's {@code threads} setting
  * @param cacheLimit bytes of generated data the TPC-H catalog keeps in memory between queries
  * @param explainSlowest how many of the slowest Quiver queries to show with {@code EXPLAIN ANALYZE}
+ * @param source generated tables, or Parquet or Arrow files written once and read by both engines
+ * @param dataDir where the files of a file source are written (default: a directory under {@code java.io.tmpdir})
+ * @param scanTest whether to also measure the full decode of lineitem ({@link ScanTest})
  */
 public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
-        boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest) {
+        boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest) {
     private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
-            "--duckdb-threads", "--cache", "--explain");
+            "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir");
 
     public BenchOptions {
         requireNonNull(queries, "queries is null");
         queries = List.copyOf(queries);
+        requireNonNull(source, "source is null");
+        requireNonNull(dataDir, "dataDir is null");
         if (!(scaleFactor > 0)) {
             throw invalid("scale factor must be positive: " + scaleFactor);
         }
@@ -51,45 +58,65 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      * threads, and a 3 GiB catalog cache (all eight tables at SF 1 take about 2.2 GiB as Arrow).
      */
     public static BenchOptions defaults() {
-        return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3);
+        return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3,
+                BenchSource.GENERATED, Optional.empty(), false);
     }
 
     public BenchOptions withScaleFactor(double sf) {
-        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withTargetPartitions(int partitions) {
-        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withMemoryLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
-                explainSlowest);
+                explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withQueries(List<Integer> numbers) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withDuckDb(boolean enabled, int threads) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withCacheLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest);
     }
 
     public BenchOptions withExplainSlowest(int count) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest);
+    }
+
+    public BenchOptions withSource(BenchSource fileSource, Optional<Path> directory) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                fileSource, directory, scanTest);
+    }
+
+    public BenchOptions withScanTest(boolean enabled) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                source, dataDir, enabled);
+    }
+
+    /** The directory of a file source's dataset: {@code dataDir}, or {@code java.io.tmpdir/quiver-tpch-sf<SF>-<format>}. */
+    public Path dataDirectory() {
+        return dataDir.orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir"), "quiver-tpch-sf" + scaleText() + "-" + source));
+    }
+
+    String scaleText() {
+        return scaleFactor == Math.rint(scaleFactor) ? Long.toString((long) scaleFactor) : Double.toString(scaleFactor);
     }
 
     /**
      * Parses {@code --sf 1 --partitions 2 --memory 3GiB --warmups 1 --runs 3 --queries 1,3,5
-     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3} over the defaults.
+     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3 --source parquet --data-dir DIR --scan-test} over the defaults.
      */
     public static BenchOptions parse(String... args) {
         BenchOptions options = defaults();
@@ -99,8 +126,12 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                 options = options.withDuckDb(false, options.duckdbThreads());
                 continue;
             }
+            if (flag.equals("--scan-test")) {
+                options = options.withScanTest(true);
+                continue;
+            }
             if (!FLAGS.contains(flag)) {
-                throw invalid("unknown option " + flag + "; options: " + String.join(", ", FLAGS) + ", --no-duckdb");
+                throw invalid("unknown option " + flag + "; options: " + String.join(", ", FLAGS) + ", --no-duckdb, --scan-test");
             }
             if (i + 1 >= args.length) {
                 throw invalid("option " + flag + " needs a value");
@@ -117,6 +148,8 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                     case "--duckdb-threads" -> options.withDuckDb(options.duckdb(), Integer.parseInt(value));
                     case "--cache" -> options.withCacheLimit(ByteSize.parseBytes(value));
                     case "--explain" -> options.withExplainSlowest(Integer.parseInt(value));
+                    case "--source" -> options.withSource(BenchSource.fromName(value), options.dataDir());
+                    case "--data-dir" -> options.withSource(options.source(), Optional.of(Path.of(value)));
                     default -> throw new IllegalStateException("flag without a case: " + flag);
                 };
             } catch (NumberFormatException e) {
@@ -143,6 +176,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
     public String toString() {
         return "sf=" + scaleFactor + ", partitions=" + targetPartitions + ", memory=" + ByteSize.formatBytes(memoryLimit)
                 + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
-                + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit);
+                + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
+                + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory());
     }
 }

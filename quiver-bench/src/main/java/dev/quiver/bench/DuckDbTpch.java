@@ -73,15 +73,26 @@ public final class DuckDbTpch implements AutoCloseable {
         }
     }
 
-    /** Creates a database with every table of {@code catalog}, read through scans of {@code threads} partitions. */
-    public static DuckDbTpch load(Catalog catalog, int threads) {
+    /** An empty in-memory database running with {@code threads} threads. */
+    public static DuckDbTpch empty(int threads) {
         DuckDbTpch database;
         try {
             database = new DuckDbTpch((DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:"));
-            database.execute("SET threads = " + threads);
         } catch (SQLException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "Starting DuckDB failed: " + e.getMessage(), e);
         }
+        try {
+            database.execute("SET threads = " + threads);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        return database;
+    }
+
+    /** Creates a database with every table of {@code catalog}, read through scans of {@code threads} partitions. */
+    public static DuckDbTpch load(Catalog catalog, int threads) {
+        DuckDbTpch database = empty(threads);
         try (BufferAllocator allocator = new RootAllocator();
                 QuiverExecutor executor = new QuiverExecutor("duckdb-load");
                 TaskContext context = new TaskContext("duckdb-load", allocator, MemoryPool.unlimited(), executor,

@@ -3,8 +3,10 @@ package dev.quiver.bench;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.files.FileFormat;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.LongSupplier;
 
@@ -23,7 +26,10 @@ import java.util.function.LongSupplier;
  * The TPC-H benchmark: Quiver against DuckDB (in-process, same data, same thread count) on the
  * 22 queries, warm: each query runs {@code warmups} times unmeasured, then {@code runs} times,
  * and the median is reported. Data is generated once into the catalog's cache (so no run pays for
- * generation) and loaded from there into DuckDB.
+ * generation) and loaded from there into DuckDB. With a file source ({@link BenchSource}) the
+ * tables are written once as Parquet or Arrow files ({@link TpchFileData}) and Quiver reads them;
+ * DuckDB reads the same Parquet files through views, or, for Arrow (which DuckDB reads only with an
+ * extension), is loaded from the Arrow files into its own tables.
  *
  * <p>Prints per-query medians, the Quiver/DuckDB ratio, totals, the session pool's peak, the
  * process's peak RSS (DuckDB included: it runs in this process), and {@code EXPLAIN ANALYZE} of the
@@ -48,9 +54,10 @@ public final class TpchBenchmark {
     }
 
     /** The outcome of a run. */
-    public record Report(List<QueryTiming> timings, long peakPoolBytes, long peakRssBytes, long cacheBytes, double loadSeconds) {
+    public record Report(List<QueryTiming> timings, Optional<ScanTest.Result> scan, long peakPoolBytes, long peakRssBytes, long cacheBytes, double loadSeconds) {
         public Report {
             timings = List.copyOf(timings);
+            requireNonNull(scan, "scan is null");
         }
     }
 
@@ -63,31 +70,54 @@ public final class TpchBenchmark {
         out.println("TPC-H benchmark: " + options);
         out.println("JVM " + Runtime.version() + ", max heap " + ByteSize.formatBytes(Runtime.getRuntime().maxMemory())
                 + ", " + Runtime.getRuntime().availableProcessors() + " cores");
-        try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit())) {
-            long loadStart = System.nanoTime();
-            DuckDbTpch duckdb = options.duckdb() ? DuckDbTpch.load(catalog, options.duckdbThreads()) : null;
-            double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
-            if (duckdb != null) {
-                out.printf(Locale.ROOT, "generated and loaded into DuckDB in %.1f s (catalog cache %s)%n", loadSeconds,
-                        ByteSize.formatBytes(catalog.cachedBytes()));
-            }
-            try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
-                    .memoryLimit(options.memoryLimit()).build()) {
-                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
-                List<QueryTiming> timings = new ArrayList<>();
-                for (int query : options.queries()) {
-                    QueryTiming timing = measure(query, options, session, duckdb);
-                    timings.add(timing);
-                    printTiming(out, timing);
-                }
-                Report report = new Report(timings, session.memoryPool().peak(), peakRss(), catalog.cachedBytes(), loadSeconds);
-                printSummary(out, report);
-                explainSlowest(out, options, session, timings);
-                return report;
-            } finally {
+        if (options.source() == BenchSource.GENERATED) {
+            try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit())) {
+                long loadStart = System.nanoTime();
+                DuckDbTpch duckdb = options.duckdb() ? DuckDbTpch.load(catalog, options.duckdbThreads()) : null;
+                double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
                 if (duckdb != null) {
-                    duckdb.close();
+                    out.printf(Locale.ROOT, "generated and loaded into DuckDB in %.1f s (catalog cache %s)%n", loadSeconds,
+                            ByteSize.formatBytes(catalog.cachedBytes()));
                 }
+                return runQueries(options, out, catalog, duckdb, catalog::cachedBytes, loadSeconds);
+            }
+        }
+        FileFormat format = options.source().format().orElseThrow();
+        TpchFileData data = TpchFileData.prepare(options.scaleFactor(), format, options.dataDirectory(), options.targetPartitions());
+        out.printf(Locale.ROOT, "%s %s files in %s%n", data.written() ? String.format(Locale.ROOT, "wrote in %.1f s:", data.seconds())
+                : "reusing", options.source(), data.directory());
+        Catalog catalog = data.catalog();
+        long loadStart = System.nanoTime();
+        DuckDbTpch duckdb = null;
+        if (options.duckdb()) {
+            duckdb = format == FileFormat.PARQUET ? data.duckdbViews(options.duckdbThreads()) : DuckDbTpch.load(catalog, options.duckdbThreads());
+            out.println(format == FileFormat.PARQUET ? "DuckDB reads the same Parquet files (views over read_parquet)"
+                    : String.format(Locale.ROOT, "DuckDB cannot read Arrow IPC files without an extension: loaded into DuckDB tables "
+                            + "from the Arrow files in %.1f s, so DuckDB queries in-memory tables", (System.nanoTime() - loadStart) / 1e9));
+        }
+        return runQueries(options, out, catalog, duckdb, () -> 0, (System.nanoTime() - loadStart) / 1e9);
+    }
+
+    private static Report runQueries(BenchOptions options, PrintStream out, Catalog catalog, DuckDbTpch duckdb, LongSupplier cacheBytes,
+            double loadSeconds) {
+        try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
+                .memoryLimit(options.memoryLimit()).build()) {
+            out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
+            List<QueryTiming> timings = new ArrayList<>();
+            for (int query : options.queries()) {
+                QueryTiming timing = measure(query, options, session, duckdb);
+                timings.add(timing);
+                printTiming(out, timing);
+            }
+            Optional<ScanTest.Result> scan = options.scanTest()
+                    ? Optional.of(ScanTest.run(options, catalog, session, duckdb, out)) : Optional.empty();
+            Report report = new Report(timings, scan, session.memoryPool().peak(), peakRss(), cacheBytes.getAsLong(), loadSeconds);
+            printSummary(out, report);
+            explainSlowest(out, options, session, timings);
+            return report;
+        } finally {
+            if (duckdb != null) {
+                duckdb.close();
             }
         }
     }
@@ -107,7 +137,7 @@ public final class TpchBenchmark {
     }
 
     /** The median of the measured runs in milliseconds, or empty (and an error noted) if a run failed. */
-    private static OptionalDouble time(BenchOptions options, List<String> errors, String engine, LongSupplier run) {
+    static OptionalDouble time(BenchOptions options, List<String> errors, String engine, LongSupplier run) {
         double[] millis = new double[options.runs()];
         try {
             for (int i = 0; i < options.warmups(); i++) {

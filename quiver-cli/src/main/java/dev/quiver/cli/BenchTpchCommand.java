@@ -1,15 +1,18 @@
 package dev.quiver.cli;
 
 import dev.quiver.bench.BenchOptions;
+import dev.quiver.bench.BenchSource;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,7 +31,8 @@ import picocli.CommandLine.Spec;
             "Runs the TPC-H queries warm on Quiver and on DuckDB (in this process, with the same thread count) "
                     + "and prints each query's median time, the Quiver/DuckDB ratio and the totals.",
         },
-        footer = {"", "Example:", "  quiver bench tpch --sf 1", "  quiver bench tpch --sf 0.1 --queries 1,3,18 --runs 5"})
+        footer = {"", "Example:", "  quiver bench tpch --sf 1", "  quiver bench tpch --sf 0.1 --queries 1,3,18 --runs 5",
+            "  quiver bench tpch --sf 1 --source parquet --scan-test"})
 final class BenchTpchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -61,13 +65,26 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--duckdb-threads", paramLabel = "N", description = "DuckDB's threads (default: as --partitions).")
     private Integer duckdbThreads;
 
-    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "2GiB", converter = EngineOptions.SizeConverter.class,
+    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "3GiB", converter = EngineOptions.SizeConverter.class,
             description = "Generated TPC-H data kept in memory between runs, outside the pool (default: ${DEFAULT-VALUE}).")
     private long cacheBytes;
 
     @Option(names = "--explain", paramLabel = "N", defaultValue = "3",
             description = "Show EXPLAIN ANALYZE of the N slowest Quiver queries (default: ${DEFAULT-VALUE}).")
     private int explainSlowest;
+
+    @Option(names = "--source", paramLabel = "SOURCE", defaultValue = "generated",
+            description = "Where the tables come from: generated (in memory), parquet or arrow (files written once to --data-dir; "
+                    + "DuckDB reads the same Parquet files, and is loaded from the Arrow files) (default: ${DEFAULT-VALUE}).")
+    private String source;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Directory of the parquet or arrow files, reused when it holds a complete dataset "
+                    + "(default: quiver-tpch-sf<SF>-<source> in java.io.tmpdir).")
+    private Path dataDir;
+
+    @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
+    private boolean scanTest;
 
     @Override
     public Integer call() {
@@ -83,6 +100,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                 failures.add("q" + timing.query() + " (" + timing.error() + ")");
             }
         }
+        report.scan().filter(scan -> !scan.error().isEmpty()).ifPresent(scan -> failures.add("scan test (" + scan.error() + ")"));
         if (!failures.isEmpty()) {
             PrintWriter err = spec.commandLine().getErr();
             err.printf(Locale.ROOT, "Error: %d of %d queries failed: %s%n", failures.size(), report.timings().size(), String.join(", ", failures));
@@ -101,7 +119,9 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withRuns(warmups, runs)
                     .withDuckDb(!noDuckdb, duckdbThreads == null ? partitions : duckdbThreads)
                     .withCacheLimit(cacheBytes)
-                    .withExplainSlowest(explainSlowest);
+                    .withExplainSlowest(explainSlowest)
+                    .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
+                    .withScanTest(scanTest);
             if (queries != null) {
                 List<Integer> numbers = new ArrayList<>();
                 for (String query : queries) {

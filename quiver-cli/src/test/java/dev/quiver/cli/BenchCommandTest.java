@@ -3,7 +3,9 @@ package dev.quiver.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code quiver bench tpch} hands its options to the benchmark and reports per query. */
 class BenchCommandTest {
@@ -18,6 +20,22 @@ class BenchCommandTest {
                 .containsPattern("(?m)^q1 .* 4  ok$")
                 .containsPattern("(?m)^q6 .* 1  ok$")
                 .doesNotContain("q3 ");
+    }
+
+    @Test
+    void parquetSourceWritesTheFilesAndRunsBothEnginesOnThem(@TempDir Path directory) {
+        Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--source", "parquet", "--data-dir", directory.toString(), "--queries", "1",
+                "--warmups", "0", "--runs", "1", "--explain", "0", "--partitions", "1");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out())
+                .contains("source=parquet in " + directory, "DuckDB reads the same Parquet files")
+                .containsPattern("(?m)^q1 .* 4  ok$");
+        assertThat(directory.resolve("lineitem/lineitem.parquet")).isRegularFile();
+
+        Run badSource = CliRunner.run("bench", "tpch", "--source", "orc");
+        assertThat(badSource.exitCode()).isEqualTo(2);
+        assertThat(badSource.err()).startsWith("Error: Invalid benchmark options: unknown source 'orc'");
     }
 
     @Test

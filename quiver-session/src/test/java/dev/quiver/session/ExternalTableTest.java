@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +56,7 @@ class ExternalTableTest {
                 List.of("south", new BigDecimal("3.25"), 1L),
                 List.of("west", new BigDecimal("7.00"), 1L));
         assertThat(session.executeScript("select note from sales where sold_on >= date '2024-02-01' order by note nulls first").rows())
-                .containsExactly(java.util.Arrays.asList((Object) null), List.of("say \"hi\""));
+                .containsExactly(Arrays.asList((Object) null), List.of("say \"hi\""));
     }
 
     @Test

@@ -65,6 +65,8 @@ class SqlCorrectnessTest {
         "select count(distinct k), count(distinct name) from t1",
         "select k, count(distinct name) from t1 group by k",
         "select distinct k from t1",
+        "select k, count(*) from t1 group by 1",
+        "select k as key, count(*) from t1 group by key",
         "select k from t1 union select k from t2",
         "select k from t1 union all select k from t2",
         "select k from t1 intersect select k from t2",

@@ -51,7 +51,9 @@ public final class SqlPlanner {
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
-            .withConformance(SqlConformanceEnum.DEFAULT);
+            // LENIENT: GROUP BY ordinals and aliases, as users of Trino, Spark and DuckDB expect.
+            // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
+            .withConformance(SqlConformanceEnum.LENIENT);
 
     // Single library functions: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
     static final SqlOperatorTable OPERATOR_TABLE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),

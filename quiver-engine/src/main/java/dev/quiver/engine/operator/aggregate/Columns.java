@@ -2,6 +2,7 @@ package dev.quiver.engine.operator.aggregate;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -32,13 +33,15 @@ final class Columns {
                 }
             }
             case INT32, DATE -> {
+                long address = checkedAddress(data, rows, 4);
                 for (int i = 0; i < rows; i++) {
-                    out[i] = data.getInt((long) i * 4);
+                    out[i] = MemoryUtil.getInt(address + (long) i * 4);
                 }
             }
             case INT64, TIMESTAMP -> {
+                long address = checkedAddress(data, rows, 8);
                 for (int i = 0; i < rows; i++) {
-                    out[i] = data.getLong((long) i * 8);
+                    out[i] = MemoryUtil.getLong(address + (long) i * 8);
                 }
             }
             default -> throw new IllegalArgumentException("not a long kind: " + kind);
@@ -54,18 +57,29 @@ final class Columns {
 
     /** Copies 128-bit decimals (little-endian two's complement) as low and high words. */
     static void loadDecimals(FieldVector vector, int rows, long[] low, long[] high) {
-        ArrowBuf data = vector.getDataBuffer();
+        long address = checkedAddress(vector.getDataBuffer(), rows, 16);
         for (int i = 0; i < rows; i++) {
-            low[i] = data.getLong((long) i * 16);
-            high[i] = data.getLong((long) i * 16 + 8);
+            low[i] = MemoryUtil.getLong(address + (long) i * 16);
+            high[i] = MemoryUtil.getLong(address + (long) i * 16 + 8);
         }
+    }
+
+    /**
+     * The address of {@code data} after checking it holds {@code rows} values of {@code width} bytes:
+     * the load loops then read memory directly, without ArrowBuf's check on every access.
+     */
+    private static long checkedAddress(ArrowBuf data, int rows, int width) {
+        if ((long) rows * width > data.capacity()) {
+            throw new IndexOutOfBoundsException(rows + " values of " + width + " bytes in a buffer of " + data.capacity() + " bytes");
+        }
+        return data.memoryAddress();
     }
 
     /** Copies the low words of 128-bit decimals known to fit a {@code long} (precision up to 18). */
     static void loadDecimalLows(FieldVector vector, int rows, long[] low) {
-        ArrowBuf data = vector.getDataBuffer();
+        long address = checkedAddress(vector.getDataBuffer(), rows, 16);
         for (int i = 0; i < rows; i++) {
-            low[i] = data.getLong((long) i * 16);
+            low[i] = MemoryUtil.getLong(address + (long) i * 16);
         }
     }
 
@@ -103,6 +117,22 @@ final class Columns {
      * where {@code flags[g] == nullFlag} ({@code flags} null: no NULLs).
      */
     static void writeLongs(ColumnKind kind, FieldVector vector, long[] values, boolean[] flags, boolean nullFlag, int from, int count) {
+        if (kind == ColumnKind.INT64 || kind == ColumnKind.TIMESTAMP) {
+            // the common case (counts, BIGINT keys): one loop over the buffers, no switch per value
+            ArrowBuf data = vector.getDataBuffer();
+            ArrowBuf validity = vector.getValidityBuffer();
+            long address = checkedAddress(data, count, 8);
+            for (int i = 0; i < count; i++) {
+                int g = from + i;
+                if (flags != null && flags[g] == nullFlag) {
+                    continue;
+                }
+                MemoryUtil.putLong(address + (long) i * 8, values[g]);
+                BitVectorHelper.setBit(validity, i);
+            }
+            vector.setValueCount(count);
+            return;
+        }
         for (int i = 0; i < count; i++) {
             int g = from + i;
             if (flags != null && flags[g] == nullFlag) {
@@ -113,8 +143,6 @@ final class Columns {
                 case BOOLEAN -> ((BitVector) vector).set(i, (int) value);
                 case INT32 -> ((IntVector) vector).set(i, (int) value);
                 case DATE -> ((DateDayVector) vector).set(i, (int) value);
-                case INT64 -> ((BigIntVector) vector).set(i, value);
-                case TIMESTAMP -> ((TimeStampVector) vector).set(i, value);
                 default -> throw new IllegalArgumentException("not a long kind: " + kind);
             }
         }

@@ -3,6 +3,7 @@ package dev.quiver.engine.source.csv;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -38,7 +39,7 @@ enum CsvColumnKind {
             return DATE;
         }
         if (type instanceof ArrowType.Timestamp timestamp && timestamp.getTimezone() == null
-                && timestamp.getUnit() == org.apache.arrow.vector.types.TimeUnit.MICROSECOND) {
+                && timestamp.getUnit() == TimeUnit.MICROSECOND) {
             return TIMESTAMP;
         }
         if (type instanceof ArrowType.Utf8) {

@@ -7,6 +7,7 @@ import dev.quiver.engine.error.QuiverException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -326,7 +327,7 @@ final class CsvRowReader implements AutoCloseable {
     private static long countLineBreaks(Path file, long end) {
         long count = 0;
         byte[] chunk = new byte[1 << 16];
-        try (InputStream in = java.nio.file.Files.newInputStream(file)) {
+        try (InputStream in = Files.newInputStream(file)) {
             long remaining = end;
             while (remaining > 0) {
                 int read = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -88,7 +89,7 @@ final class CsvSchemaInference {
                 integerDigits = Math.max(integerDigits, value.replaceAll("[-+]", "").length());
                 continue;
             }
-            var matcher = DECIMAL.matcher(value);
+            Matcher matcher = DECIMAL.matcher(value);
             if (!matcher.matches()) {
                 return null;
             }

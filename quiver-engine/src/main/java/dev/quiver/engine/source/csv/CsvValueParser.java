@@ -1,12 +1,16 @@
 package dev.quiver.engine.source.csv;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import org.apache.arrow.vector.BigIntVector;
@@ -44,7 +48,7 @@ final class CsvValueParser {
     private FieldVector vector;
 
     CsvValueParser(Field field, String file) {
-        this.field = field;
+        this.field = requireNonNull(field, "field is null");
         this.kind = CsvColumnKind.of(field, file);
         if (field.getType() instanceof ArrowType.Decimal decimal) {
             this.scale = decimal.getScale();
@@ -191,10 +195,10 @@ final class CsvValueParser {
         int year = digits(bytes, start, 4);
         int month = digits(bytes, start + 5, 2);
         int day = digits(bytes, start + 8, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > YearMonth.of(year, month).lengthOfMonth()) {
             throw bad(row, fieldIndex, "is not a date (YYYY-MM-DD)");
         }
-        return (int) java.time.LocalDate.of(year, month, day).toEpochDay();
+        return (int) LocalDate.of(year, month, day).toEpochDay();
     }
 
     private static int digits(byte[] bytes, int start, int count) {

@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +41,7 @@ class TpchDatasetWriterTest {
     }
 
     private TableSource open(String table, FileFormat format) {
-        Optional<org.apache.arrow.vector.types.pojo.Schema> columns = format == FileFormat.CSV
+        Optional<Schema> columns = format == FileFormat.CSV
                 ? Optional.of(tpch.table(table).orElseThrow().schema()) : Optional.empty();
         return FileTables.open(table, directory.resolve(table), Optional.empty(), columns);
     }
@@ -71,7 +73,7 @@ class TpchDatasetWriterTest {
     void aSecondRunReplacesTheFirstsFiles() throws IOException {
         write(FileFormat.ARROW, 4);
         write(FileFormat.ARROW, 1);
-        try (var files = Files.list(directory.resolve("lineitem"))) {
+        try (Stream<Path> files = Files.list(directory.resolve("lineitem"))) {
             assertThat(files.map(path -> path.getFileName().toString()).toList()).containsExactly("lineitem.arrow");
         }
         assertThat(FileFormat.detect(directory.resolve("lineitem"))).isEqualTo(FileFormat.ARROW);
