@@ -159,24 +159,47 @@ public final class Filter {
         VarCharVector target = (VarCharVector) source.getField().createVector(allocator);
         try {
             ArrowBuf offsets = source.getOffsetBuffer();
+            ArrowBuf data = source.getDataBuffer();
+            long dataCapacity = data.capacity();
             long bytes = 0;
             for (int k = 0; k < count; k++) {
                 long offset = (long) indices[k] * 4;
-                bytes += offsets.getInt(offset + 4) - offsets.getInt(offset);
+                int start = offsets.getInt(offset);
+                int end = offsets.getInt(offset + 4);
+                if (start < 0 || end < start || end > dataCapacity) {
+                    throw new IndexOutOfBoundsException("string " + indices[k] + " at [" + start + ", " + end + ") outside "
+                            + dataCapacity + " bytes");
+                }
+                bytes += end - start;
             }
             target.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
-            ArrowBuf data = source.getDataBuffer();
             ArrowBuf targetOffsets = target.getOffsetBuffer();
             ArrowBuf targetData = target.getDataBuffer();
+            // the sizing loop above read every gathered offset through ArrowBuf's checks and checked the
+            // strings against the data buffer, so the copy below uses addresses
+            if ((long) (count + 1) * 4 > targetOffsets.capacity() || bytes > targetData.capacity()) {
+                throw new IndexOutOfBoundsException("gather of " + count + " strings (" + bytes + " bytes) beyond the target's buffers");
+            }
+            long offsetsAddress = offsets.memoryAddress();
+            long dataAddress = data.memoryAddress();
+            long targetOffsetsAddress = targetOffsets.memoryAddress();
+            long targetDataAddress = targetData.memoryAddress();
             int end = 0;
-            targetOffsets.setInt(0, 0);
+            MemoryUtil.putInt(targetOffsetsAddress, 0);
             for (int k = 0; k < count; k++) {
-                long offset = (long) indices[k] * 4;
-                int start = offsets.getInt(offset);
-                int length = offsets.getInt(offset + 4) - start;
-                targetData.setBytes(end, data, start, length);
+                long offset = offsetsAddress + (long) indices[k] * 4;
+                int start = MemoryUtil.getInt(offset);
+                int length = MemoryUtil.getInt(offset + 4) - start;
+                if (length <= 16) {
+                    // short strings (flags, codes): a byte loop beats a copyMemory call
+                    for (int b = 0; b < length; b++) {
+                        MemoryUtil.putByte(targetDataAddress + end + b, MemoryUtil.getByte(dataAddress + start + b));
+                    }
+                } else {
+                    MemoryUtil.copyMemory(dataAddress + start, targetDataAddress + end, length);
+                }
                 end += length;
-                targetOffsets.setInt((long) (k + 1) * 4, end);
+                MemoryUtil.putInt(targetOffsetsAddress + (long) (k + 1) * 4, end);
             }
             copyValidity(source, target.getValidityBuffer(), indices, count);
             target.setLastSet(count - 1);

@@ -7,6 +7,7 @@ import dev.quiver.engine.spi.TableSource;
 import dev.quiver.sql.planner.TpchQueries.TpchQuery;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -96,6 +97,19 @@ class TpchPlanningTest {
         assertThat(tables(semi.getLeft())).containsExactly("lineitem");
         assertThat(tables(semi.getRight())).containsExactly("part");
         assertThat(nodes(semi.getRight(), Filter.class)).isNotEmpty();
+    }
+
+    /** A declared key of several columns is unique: DISTINCT over it goes, over part of it stays. */
+    @Test
+    void compositePrimaryKeysAreUnique() {
+        assertThat(nodes(plan("select distinct ps_partkey, ps_suppkey from partsupp").root(), Aggregate.class)).isEmpty();
+        assertThat(nodes(plan("select distinct l_linenumber, l_orderkey from lineitem").root(), Aggregate.class)).isEmpty();
+        assertThat(nodes(plan("select distinct ps_partkey from partsupp").root(), Aggregate.class)).hasSize(1);
+        assertThat(nodes(plan("select distinct l_orderkey, l_partkey from lineitem").root(), Aggregate.class)).hasSize(1);
+    }
+
+    private static LogicalPlan plan(String sql) {
+        return new SqlPlanner(CATALOG, Map.of()).plan(sql);
     }
 
     /** The join that has a scan of {@code table} alone as one of its inputs. */
