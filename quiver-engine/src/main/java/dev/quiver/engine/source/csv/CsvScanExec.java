@@ -10,6 +10,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
@@ -42,14 +43,7 @@ public final class CsvScanExec extends AbstractExecutionPlan {
         if (this.partitions.isEmpty()) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "CsvScanExec needs at least one partition");
         }
-        List<Field> fields = tableSchema.getFields();
-        for (int index : this.projection) {
-            if (index < 0 || index >= fields.size()) {
-                throw new QuiverException(ErrorCode.PLAN_ERROR,
-                        "column " + index + " is out of range for CSV table " + tableName + " with " + fields.size() + " columns");
-            }
-        }
-        this.schema = new Schema(this.projection.stream().map(fields::get).toList());
+        this.schema = Projections.project("CSV", tableName, tableSchema, this.projection);
     }
 
     public String tableName() {

@@ -11,6 +11,7 @@ import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.List;
@@ -50,14 +51,7 @@ public final class ParquetScanExec extends AbstractExecutionPlan {
         if (this.partitions.isEmpty()) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "ParquetScanExec needs at least one partition");
         }
-        List<Field> fields = tableSchema.getFields();
-        for (int index : this.projection) {
-            if (index < 0 || index >= fields.size()) {
-                throw new QuiverException(ErrorCode.PLAN_ERROR,
-                        "column " + index + " is out of range for Parquet table " + tableName + " with " + fields.size() + " columns");
-            }
-        }
-        this.schema = new Schema(this.projection.stream().map(fields::get).toList());
+        this.schema = Projections.project("Parquet", tableName, tableSchema, this.projection);
     }
 
     public String tableName() {
