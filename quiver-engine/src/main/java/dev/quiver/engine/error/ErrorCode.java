@@ -23,6 +23,8 @@ public enum ErrorCode {
     INVALID_CONFIGURATION(11, USER_ERROR),
     QUERY_CANCELLED(12, USER_ERROR),
     SUBQUERY_MULTIPLE_ROWS(13, USER_ERROR),
+    /** Two task-count requirements of one stage disagree, or one exceeds the task limit. */
+    TASK_COUNT_CONFLICT(14, USER_ERROR),
 
     INTERNAL_ERROR(0, INTERNAL),
     PLAN_ERROR(1, INTERNAL),
@@ -31,7 +33,10 @@ public enum ErrorCode {
 
     SOURCE_ERROR(0, EXTERNAL),
     WORKER_UNREACHABLE(1, EXTERNAL),
-    REMOTE_TASK_FAILED(2, EXTERNAL);
+    REMOTE_TASK_FAILED(2, EXTERNAL),
+    WORKER_VERSION_MISMATCH(3, EXTERNAL),
+    /** A worker stopped answering (its process died, or heartbeats stopped) while a query ran on it. */
+    WORKER_LOST(4, EXTERNAL);
 
     private final int code;
     private final ErrorCategory category;

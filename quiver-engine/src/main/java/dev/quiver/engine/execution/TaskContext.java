@@ -32,10 +32,26 @@ public final class TaskContext implements AutoCloseable {
     private final ExecutionConfig config;
     private final Map<ExecutionPlan, Object> sharedState = new IdentityHashMap<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Map<Class<?>, Object> services;
     private volatile String cancelReason;
     private volatile Throwable failure;
 
     public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config) {
+        this(taskId, allocator, memoryPool, executor, config, Map.of());
+    }
+
+    /**
+     * A context that also offers {@code services} to the plan's nodes: runtime collaborators that
+     * are not plan data, such as the client a distributed stage input reads remote partitions with.
+     */
+    public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config,
+            Map<Class<?>, Object> services) {
+        this.services = Map.copyOf(requireNonNull(services, "services is null"));
+        this.services.forEach((type, service) -> {
+            if (!type.isInstance(service)) {
+                throw new IllegalArgumentException("service " + service + " is not a " + type.getName());
+            }
+        });
         this.taskId = requireNonNull(taskId, "taskId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.memoryPool = requireNonNull(memoryPool, "memoryPool is null");
@@ -62,6 +78,16 @@ public final class TaskContext implements AutoCloseable {
 
     public ExecutionConfig config() {
         return config;
+    }
+
+    /** The service of {@code type} this execution was given; a node that needs one the runner did not provide fails clearly. */
+    public <T> T service(Class<T> type) {
+        Object service = services.get(type);
+        if (service == null) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR,
+                    "execution " + taskId + " has no " + type.getSimpleName() + ": this plan can only run where one is provided (e.g. on a worker)");
+        }
+        return type.cast(service);
     }
 
     public int batchSize() {

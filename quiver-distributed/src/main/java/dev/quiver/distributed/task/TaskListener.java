@@ -1,0 +1,22 @@
+package dev.quiver.distributed.task;
+
+import dev.quiver.engine.error.QuiverException;
+import java.util.Optional;
+
+/**
+ * What the coordinator hears from one task's control stream. Calls for one task arrive in order,
+ * from a transport thread; implementations must not block.
+ */
+public interface TaskListener {
+    /** The worker reports a state change (RUNNING, FINISHED, FAILED with its error, ...). */
+    void onStateChanged(TaskId task, TaskState state, Optional<TaskError> error);
+
+    /** The worker's final report, after the coordinator ended the query on this stream; the stream is complete. */
+    void onFinalReport(TaskReport report);
+
+    /**
+     * The control stream broke before the final report (the worker died, stopped answering
+     * heartbeats, or refused the task): the task counts as FAILED with this error, which names the worker.
+     */
+    void onStreamFailed(TaskId task, QuiverException error);
+}
