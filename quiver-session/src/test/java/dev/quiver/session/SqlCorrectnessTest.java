@@ -128,6 +128,8 @@ class SqlCorrectnessTest {
         "select count(*), sum(amount), max(d) from t1 where id > 100",
         "select k, sum(amount) from t1 group by k having count(*) > 1",
         "select k, avg(amount) from t1 where amount > 0 and k <> 20 group by k",
+        "select k, avg(id), avg(k) from t1 group by k",
+        "select avg(qty) from t2",
         "select k, sum(amount) filter (where flag), count(*) filter (where amount > 2), count(name) filter (where not flag) from t1 group by k",
         "select id from t1 where k = (select k from t2 where v = 'thirty')",
         "select id, (select v from t2 where t2.qty = t1.id) from t1",

@@ -9,7 +9,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /**
  * Calcite's type rules with Quiver's limits: decimals up to precision and scale 38 (the engine's
  * 128-bit decimals), SUM of an exact integer type is BIGINT, SUM of DECIMAL(p,s) is DECIMAL(38,s),
- * timestamps carry microseconds, and AVG keeps its argument's type (DECIMAL(p,s) stays DECIMAL(p,s), Calcite's default).
+ * timestamps carry microseconds, AVG of a decimal keeps its type (DECIMAL(p,s) stays DECIMAL(p,s), Calcite's default) and AVG of an
+ * exact integer type is DOUBLE, as in Trino, Spark and DuckDB (Calcite's default would truncate).
  */
 public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
     public static final QuiverTypeSystem INSTANCE = new QuiverTypeSystem();
@@ -54,5 +55,13 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
                     typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL, argumentType.getScale()), argumentType.isNullable());
         }
         return super.deriveSumType(typeFactory, argumentType);
+    }
+
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        if (SqlTypeUtil.isExactNumeric(argumentType) && !SqlTypeUtil.isDecimal(argumentType)) {
+            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+        }
+        return super.deriveAvgAggType(typeFactory, argumentType);
     }
 }

@@ -21,7 +21,7 @@ class DecimalTypeRulesTest {
             "sum(l_extendedprice); DECIMAL(38, 2)",
             "avg(l_extendedprice); DECIMAL(15, 2)",
             "sum(l_linenumber); BIGINT",
-            "avg(l_linenumber); INTEGER",
+            "avg(l_linenumber); DOUBLE",
             "count(*); BIGINT",
             "sum(l_extendedprice) / sum(l_quantity); DECIMAL(38, 6)",
     })
