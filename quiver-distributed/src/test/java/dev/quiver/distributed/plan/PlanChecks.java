@@ -44,6 +44,7 @@ public final class PlanChecks {
         }
         assertThat(plan.headStage().taskCount()).isEqualTo(1);
         assertThat(plan.headStage().partitionsPerTask()).isEqualTo(1);
+        StageConsistency.check(plan);
     }
 
     private static void collect(ExecutionPlan plan, List<StageInputExec> inputs) {
