@@ -24,7 +24,7 @@ class TaskCountHintsTest {
     @Test
     void desiredHintsAreClampedBeforeTheLargestWins() {
         TaskCountHint merged = TaskCountHints.merge("stage 1", List.of(TaskCountHint.desired(9, "scan a"), TaskCountHint.desired(3, "scan b")), 4, LIMIT);
-        assertThat(merged).isEqualTo(TaskCountHint.desired(4, "scan a wanted 9, clamped by " + LIMIT));
+        assertThat(merged).isEqualTo(TaskCountHint.desired(4, "scan a; 9 clamped by " + LIMIT));
         assertThat(TaskCountHints.merge("stage 1", List.of(TaskCountHint.desired(2, "a"), TaskCountHint.desired(3, "b")), 4, LIMIT))
                 .isEqualTo(TaskCountHint.desired(3, "b"));
     }
