@@ -41,7 +41,12 @@ public final class DistributedPlanner {
      * two different exact task counts or an exact count above {@code max_tasks_per_stage}.
      */
     public DistributedPlan plan(ExecutionPlan plan) {
+        return plan(plan, StageHintSource.none());
+    }
+
+    /** Like {@link #plan(ExecutionPlan)}, merging each stage's hints with those {@code extraHints} gives for it. */
+    public DistributedPlan plan(ExecutionPlan plan, StageHintSource extraHints) {
         requireNonNull(plan, "plan is null");
-        return new DistributedPlan(plan, StageSizer.size(StageCutter.cut(plan, settings), settings, estimators));
+        return new DistributedPlan(plan, StageSizer.size(StageCutter.cut(plan, settings), settings, estimators, extraHints));
     }
 }

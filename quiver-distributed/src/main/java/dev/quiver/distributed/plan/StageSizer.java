@@ -22,15 +22,17 @@ import java.util.Optional;
 final class StageSizer {
     private final DistributedPlannerSettings settings;
     private final TaskEstimators estimators;
+    private final StageHintSource extraHints;
     private final List<Stage> stages = new ArrayList<>();
 
-    private StageSizer(DistributedPlannerSettings settings, TaskEstimators estimators) {
+    private StageSizer(DistributedPlannerSettings settings, TaskEstimators estimators, StageHintSource extraHints) {
         this.settings = requireNonNull(settings, "settings is null");
         this.estimators = requireNonNull(estimators, "estimators is null");
+        this.extraHints = requireNonNull(extraHints, "extraHints is null");
     }
 
-    static List<Stage> size(List<StageDraft> drafts, DistributedPlannerSettings settings, TaskEstimators estimators) {
-        StageSizer sizer = new StageSizer(settings, estimators);
+    static List<Stage> size(List<StageDraft> drafts, DistributedPlannerSettings settings, TaskEstimators estimators, StageHintSource extraHints) {
+        StageSizer sizer = new StageSizer(settings, estimators, extraHints);
         for (StageDraft draft : drafts) {
             sizer.stages.add(sizer.size(draft));
         }
@@ -51,6 +53,7 @@ final class StageSizer {
                 hints.add(estimators.taskCount(leaf, settings));
             }
         }
+        hints.addAll(extraHints.hints(draft.id, draft.plan, List.copyOf(stages)));
         TaskCountHint hint = TaskCountHints.merge("stage " + draft.id, hints, settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin());
         int taskCount = hint.taskCount();
         Map<ExecutionPlan, List<ExecutionPlan>> variants = new IdentityHashMap<>();
