@@ -119,4 +119,19 @@ class WorkerPipelineTest {
             assertThat(listener.failure).isNotDone();
         }
     }
+
+    @Test
+    void abortsWhileHeartbeatsFlowLeakNothing() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            for (int i = 0; i < 40; i++) {
+                TaskControl control = cluster.client(0).startTask(TestCluster.request(new TaskId("a" + i, 1, 0),
+                        MemoryScanExec.split(SCHEMA, rows(1), 1), Optional.empty(),
+                        Map.of(HeartbeatSettings.INTERVAL_SETTING, "5", HeartbeatSettings.TIMEOUT_SETTING, "3000")), new RecordingListener());
+                TestCluster.sleep(20 + i % 7);
+                control.abort("stress");
+                control.close();
+            }
+            cluster.assertWorkersClean();
+        }
+    }
 }
