@@ -100,6 +100,18 @@ class DistributedPlannerTest {
     }
 
     @Test
+    void theCoordinatorRunsNoScanEvenWhenTheRootStageIsOneTask() {
+        // a LEFT join probing a gathered input: one task, but it scans its build side, so it runs on a worker
+        ExecutionPlan root = collectLeft(table(10, 1), coalesce(table(100, 2)), JoinType.LEFT);
+        DistributedPlan plan = new DistributedPlanner(fanOut(4, 2)).plan(root);
+        assertThat(plan.stages()).hasSize(3);
+        assertThat(plan.stage(1).plan()).isInstanceOf(HashJoinExec.class);
+        assertThat(plan.stage(1).taskCount()).isEqualTo(1);
+        assertThat(plan.headStage().plan()).isInstanceOf(CoalescePartitionsExec.class);
+        PlanChecks.assertInputsAgree(plan);
+    }
+
+    @Test
     void withoutBroadcastJoinsACollectLeftJoinIsPlannedPartitioned() {
         DistributedPlan plan = new DistributedPlanner(fanOut(2, 3).withBroadcastJoins(false))
                 .plan(coalesce(collectLeft(table(10, 2), table(100, 2), JoinType.LEFT)));
