@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.exchange.ExchangeClient;
 import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.exchange.RemotePartition;
@@ -39,14 +40,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * producers first. Each producer task runs its plan under the producer head its consumer's input
  * asks for (a shuffle's {@code Hash(keys, P_c × T_c)} on top), every output partition on its own
  * thread, and keeps each output partition's rows by (stage, task, partition); consumer tasks read
- * them through an {@link ExchangeClient} that looks up each ticket. It checks the planner's
- * output semantics (boundaries, partition math, leaf shares) without Flight.
+ * them through an {@link ExchangeClient} that looks up each ticket. Every bound task plan goes
+ * through the plan codec first, as it would to a worker. It checks the planner's output semantics
+ * (boundaries, partition math, leaf shares, serializable task plans) without Flight.
  */
 final class LocalStageRunner implements AutoCloseable {
     private final BufferAllocator allocator = new RootAllocator();
     private final QuiverExecutor executor = new QuiverExecutor("local-stages");
     private final ExecutionConfig config = new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, 2);
     private final Map<String, List<List<Object>>> outputs = new ConcurrentHashMap<>();
+    private final PlanCodec codec;
+
+    LocalStageRunner(PlanCodec codec) {
+        this.codec = requireNonNull(codec, "codec is null");
+    }
 
     /** The rows of the head stage. */
     List<List<Object>> run(DistributedPlan plan) {
@@ -55,7 +62,7 @@ final class LocalStageRunner implements AutoCloseable {
         for (Stage stage : plan.stages()) {
             ExchangeClient exchange = new MapExchange();
             for (int task = 0; task < stage.taskCount(); task++) {
-                ExecutionPlan bound = bind(stage.taskPlans().get(task), queryId, task);
+                ExecutionPlan bound = codec.decode(codec.encode(bind(stage.taskPlans().get(task), queryId, task)));
                 String taskId = queryId + ".s" + stage.stageId() + ".t" + task;
                 try (TaskContext context = new TaskContext(taskId, allocator, MemoryPool.unlimited(), executor, config, Map.of(ExchangeClient.class, exchange))) {
                     if (stage.isHead()) {
