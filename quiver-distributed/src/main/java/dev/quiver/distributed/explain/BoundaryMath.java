@@ -1,9 +1,15 @@
 package dev.quiver.distributed.explain;
 
+import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;
+import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** How a stage's output boundary reads, with its partition math, in the words of DESIGN §4. */
@@ -32,6 +38,30 @@ final class BoundaryMath {
             case BROADCAST -> "broadcast to stage " + consumer.stageId() + ": " + producerTasks + " tasks × " + partitions
                     + " partitions → each of " + consumer.taskCount() + " consumer tasks reads all " + producerTasks * partitions;
         };
+    }
+
+    /**
+     * What the planner estimated of the stage's whole output (from its consumer's input), e.g.
+     * {@code estimated output: rows=~6000, bytes=~48.0 KiB}; empty for the head stage.
+     */
+    static Optional<String> estimate(DistributedPlan plan, Stage producer) {
+        if (producer.isHead()) {
+            return Optional.empty();
+        }
+        Stage consumer = plan.stage(producer.output().orElseThrow().consumerStageId());
+        return inputOf(consumer.plan(), producer.stageId()).map(input -> {
+            Statistics statistics = input.statistics();
+            Estimate bytes = statistics.totalBytes();
+            return "estimated output: rows=" + statistics.rowCount() + ", bytes="
+                    + (bytes.isKnown() ? (bytes.isExact() ? "" : "~") + ByteSize.formatBytes(bytes.value()) : "?");
+        });
+    }
+
+    private static Optional<StageInputExec> inputOf(ExecutionPlan plan, int producerStageId) {
+        if (plan instanceof StageInputExec input && input.producerStageId() == producerStageId) {
+            return Optional.of(input);
+        }
+        return plan.children().stream().map(child -> inputOf(child, producerStageId)).flatMap(Optional::stream).findFirst();
     }
 
     /** {@code a·t + b} as written in the partition math: {@code 2t}, {@code t+1}, {@code 2t+2}. */

@@ -35,6 +35,11 @@ final class StageMetrics {
         }
     }
 
+    /** The rows the stage's tasks output: the sum of their top operators' output rows. */
+    long outputRows() {
+        return operators.isEmpty() ? 0 : operators.get(0)[ROWS];
+    }
+
     List<TaskReport> tasks() {
         return tasks;
     }

@@ -37,6 +37,8 @@ final class TextRenderer {
             out.append(bar).append("output: ").append(BoundaryMath.describe(plan, stage)).append('\n');
         }
         Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
+        BoundaryMath.estimate(plan, stage).ifPresent(estimate -> out.append(bar).append(estimate)
+                .append(stageMetrics.map(m -> "; actual rows=" + m.outputRows()).orElse("")).append('\n'));
         if (metrics.isPresent()) {
             List<TaskReport> tasks = stageMetrics.map(StageMetrics::tasks).orElse(List.of());
             if (tasks.isEmpty()) {

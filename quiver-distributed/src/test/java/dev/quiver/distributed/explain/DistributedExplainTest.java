@@ -57,12 +57,14 @@ class DistributedExplainTest {
                 |     +- Stage 1: 3 tasks × 2 partitions
                 |     | task count: Desired(3) from shuffle input from stage 0 (3 tasks)
                 |     | output: coalesce to stage 2: 3 tasks × 2 partitions → 1 consumer task reads all 6
+                |     | estimated output: rows=?, bytes=?
                 |     | plan of task 0:
                 |     | HashAggregateExec: mode=FINAL, gby=[k@0], aggr=[]
                 |     |   StageInputExec: stage=0, shuffle Hash([k@0], 2 per task × 3 tasks)
                 |     |     +- Stage 0: 3 tasks × 2 partitions
                 |     |     | task count: Desired(3) from MemoryScanExec: 240 B / 1 B per partition (distributed.bytes_per_partition_for_scans) / P=2 → 120 tasks, capped at its 30 rows; 30 clamped by setting distributed.max_tasks_per_stage=0 (the 3 workers)
                 |     |     | output: shuffle to stage 1: 3 tasks × Hash([k@0], 6) → consumer task t reads [2t, 2t+2)
+                |     |     | estimated output: rows=?, bytes=?
                 |     |     | plan of task 0:
                 |     |     | HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[]
                 |     |     |   MemoryScanExec: partitions=2, rows=10
@@ -89,6 +91,7 @@ class DistributedExplainTest {
         reports.add(new TaskReport(new TaskId("q1", 1, 2), worker, TaskState.FAILED, List.of(), Optional.of(new TaskError(ErrorCode.SOURCE_ERROR, "disk gone"))));
         String text = DistributedExplain.text(plan, reports);
         assertThat(text).contains("""
+                |     | estimated output: rows=?, bytes=?; actual rows=2
                 |     | task 0 on 127.0.0.1:7001: FINISHED, output_rows=2, elapsed_compute=0.5ms, peak_mem=2.0 KiB
                 |     | task 1 on 127.0.0.1:7001: SKIPPED
                 |     | task 2 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone
@@ -100,6 +103,17 @@ class DistributedExplainTest {
         assertThat(text).contains("| no task reports\n");
         assertThat(DistributedExplain.dot(plan, reports)).contains("task 2 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone")
                 .contains("s0_n0 [label=\"HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[]\\noutput_rows=12");
+    }
+
+    @Test
+    void stagesShowWhatThePlannerEstimatedOfTheirOutput() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (long i = 0; i < 30; i++) {
+            rows.add(List.of(i));
+        }
+        DistributedPlan plan = new DistributedPlanner(DistributedPlannerSettings.defaults(2, 2))
+                .plan(new CoalescePartitionsExec(MemoryScanExec.split(SCHEMA, rows, 2)));
+        assertThat(DistributedExplain.text(plan)).contains("|     | estimated output: rows=30, bytes=?\n");
     }
 
     @Test
