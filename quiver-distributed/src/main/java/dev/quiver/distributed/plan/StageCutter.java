@@ -56,7 +56,7 @@ final class StageCutter {
     }
 
     /** The stages of {@code root}, producers first, the head stage (one task reading through a coalesce) last. */
-    static List<StageDraft> cut(ExecutionPlan root, DistributedPlannerSettings settings) {
+    static List<StageFragment> cut(ExecutionPlan root, DistributedPlannerSettings settings) {
         StageCutter cutter = new StageCutter(settings);
         StageDraft top = cutter.stage(root);
         // the root's stage is the head when it already gathers into one task and reads no source (the coordinator runs no scans)
@@ -68,7 +68,12 @@ final class StageCutter {
             head.readsCoalesceInput = true;
             cutter.number(head);
         }
-        return List.copyOf(cutter.drafts);
+        return cutter.drafts.stream().map(StageCutter::fragment).toList();
+    }
+
+    private static StageFragment fragment(StageDraft draft) {
+        return new StageFragment(draft.id, draft.plan, draft.nodeHints, Optional.ofNullable(draft.outputKind), draft.outputKeys,
+                draft.outputKind == BoundaryKind.SHUFFLE ? draft.outputPartitionsPerConsumerTask : 0, draft.consumerId, draft.inputs);
     }
 
     private StageDraft stage(ExecutionPlan subtree) {
