@@ -9,6 +9,7 @@ import static dev.quiver.distributed.plan.PlanBuilders.partitioned;
 import static dev.quiver.distributed.plan.PlanBuilders.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
@@ -120,7 +121,7 @@ class DistributedPlannerTest {
         StageInputExec left = (StageInputExec) joinNode.left();
         StageInputExec right = (StageInputExec) joinNode.right();
         assertThat(left.consumerTasks()).isEqualTo(right.consumerTasks()).isEqualTo(join.taskCount());
-        assertThat(left.producerHead()).isEqualTo(new dev.quiver.distributed.exchange.ProducerHead.Shuffle(left.keys(), 2, join.taskCount()));
+        assertThat(left.producerHead()).isEqualTo(new ProducerHead.Shuffle(left.keys(), 2, join.taskCount()));
     }
 
     @Test
