@@ -9,6 +9,7 @@ import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageConsistency;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.source.tpch.TpchScanExec;
@@ -75,6 +76,10 @@ class TpchDistributedPlanningTest {
     }
 
     static ExecutionPlan singleNode(int query) {
+        return singleNode(query, CATALOG);
+    }
+
+    static ExecutionPlan singleNode(int query, Catalog catalog) {
         Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         String last = null;
         for (String statement : StatementParser.split(TpchQueries.query(query))) {
@@ -85,7 +90,7 @@ class TpchDistributedPlanningTest {
                 last = q.sql();
             }
         }
-        return QueryPlanning.plan(CATALOG, views, new SessionSettings(PARTITIONS, 8192, Long.MAX_VALUE), last);
+        return QueryPlanning.plan(catalog, views, new SessionSettings(PARTITIONS, 8192, Long.MAX_VALUE), last);
     }
 
     private static void collect(ExecutionPlan plan, List<TpchScanExec> scans) {

@@ -48,9 +48,12 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
     @Override
     protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
         long length = uncompressed.writerIndex();
-        long blocks = Math.max(1, (length + BLOCK_SIZE - 1) / BLOCK_SIZE);
+        long fullBlocks = length / BLOCK_SIZE;
+        int lastBlock = (int) (length % BLOCK_SIZE);
+        // sized for this buffer, not for whole blocks: most IPC buffers are far smaller than a block
         long bound = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER_BYTES + 4
-                + blocks * (4 + (long) compressor.maxCompressedLength(BLOCK_SIZE));
+                + fullBlocks * (4 + (long) compressor.maxCompressedLength(BLOCK_SIZE))
+                + (lastBlock == 0 ? 0 : 4 + compressor.maxCompressedLength(lastBlock));
         ArrowBuf out = allocator.buffer(bound);
         try {
             ByteBuffer dst = out.nioBuffer(0, (int) bound).order(ByteOrder.LITTLE_ENDIAN);

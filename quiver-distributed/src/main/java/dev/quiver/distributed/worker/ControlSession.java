@@ -146,16 +146,17 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
     @Override
     public void tick(long nowNanos) {
         HeartbeatClock current = clock;
-        if (current == null || over.get()) {
+        if (current == null) {
             return;
         }
-        if (!readerDone && current.silentTooLong(nowNanos)) {
+        if (!over.get() && !readerDone && current.silentTooLong(nowNanos)) {
             // the stop (waiting for data requests to wind down) must not hold up other tasks' heartbeats
-            server.executor().execute("stop-" + task.id(), () -> stop("no heartbeat from the coordinator for "
-                    + current.silentMillis(nowNanos) + " ms"));
             server.heartbeats().remove(this);
+            server.executor().execute("stop-" + taskId, () -> stop("no heartbeat from the coordinator for "
+                    + current.silentMillis(nowNanos) + " ms"));
             return;
         }
+        // heartbeats continue while the end of the query winds the task down, until the report is out
         if (current.takeSendDue(nowNanos) && writer.isReady()) {
             send(new ControlMessage.Heartbeat());
         }

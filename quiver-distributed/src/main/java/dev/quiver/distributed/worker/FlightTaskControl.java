@@ -118,7 +118,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
         } catch (RuntimeException e) {
             failed(streamError(e));
         } finally {
-            connections.heartbeats().remove(this);
+            connections.removeHeartbeat(this);
             try {
                 exchange.close();
             } catch (Exception e) {
@@ -157,7 +157,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     @Override
     public void tick(long nowNanos) {
         if (clock.silentTooLong(nowNanos)) {
-            connections.heartbeats().remove(this);
+            connections.removeHeartbeat(this);
             failed(new QuiverException(ErrorCode.WORKER_LOST, "worker " + worker + " sent nothing on the control stream of task " + task + " for "
                     + clock.silentMillis(nowNanos) + " ms: it is hung or overloaded"));
             cancel("heartbeat timeout");

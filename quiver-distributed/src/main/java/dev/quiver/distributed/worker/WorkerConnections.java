@@ -37,7 +37,7 @@ public final class WorkerConnections implements AutoCloseable {
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
     private final WireFormat wire;
-    private final HeartbeatTicker heartbeats;
+    private HeartbeatTicker heartbeats;
     private final Map<WorkerAddress, FlightClient> clients = new LinkedHashMap<>();
     private boolean closed;
 
@@ -52,7 +52,6 @@ public final class WorkerConnections implements AutoCloseable {
         this.executor = requireNonNull(executor, "executor is null");
         this.wire = new WireFormat(requireNonNull(codec, "codec is null"));
         this.allocator = requireNonNull(parent, "parent is null").newChildAllocator("connections-" + name, 0, Long.MAX_VALUE);
-        this.heartbeats = new HeartbeatTicker(executor, name + "-heartbeats");
     }
 
     /** A client for the worker at {@code address} (connections are pooled; the client is not yours to close). */
@@ -85,8 +84,19 @@ public final class WorkerConnections implements AutoCloseable {
         return allocator;
     }
 
-    HeartbeatTicker heartbeats() {
+    /** The heartbeat thread, started with the first control stream. */
+    synchronized HeartbeatTicker heartbeats() {
+        if (heartbeats == null) {
+            heartbeats = new HeartbeatTicker(executor, name + "-heartbeats");
+        }
         return heartbeats;
+    }
+
+    /** Stops sending heartbeats for {@code peer} (without starting the thread). */
+    synchronized void removeHeartbeat(HeartbeatTicker.Peer peer) {
+        if (heartbeats != null) {
+            heartbeats.remove(peer);
+        }
     }
 
     private FlightClient connect(WorkerAddress address) {
@@ -114,6 +124,7 @@ public final class WorkerConnections implements AutoCloseable {
     @Override
     public void close() {
         List<FlightClient> toClose;
+        HeartbeatTicker ticker;
         synchronized (this) {
             if (closed) {
                 return;
@@ -121,8 +132,11 @@ public final class WorkerConnections implements AutoCloseable {
             closed = true;
             toClose = new ArrayList<>(clients.values());
             clients.clear();
+            ticker = heartbeats;
         }
-        heartbeats.close();
+        if (ticker != null) {
+            ticker.close();
+        }
         RuntimeException first = null;
         for (FlightClient client : toClose) {
             try {

@@ -87,7 +87,12 @@ final class WorkerTask implements AutoCloseable {
         this.allocator = server.allocator().newChildAllocator("task-" + request.taskId(), 0, Long.MAX_VALUE);
         this.context = new TaskContext(request.taskId().toString(), allocator, server.memoryPool(), server.executor(), config,
                 Map.of(ExchangeClient.class, server.connections().exchangeClient()));
-        request.head().ifPresent(this::bind);
+        try {
+            request.head().ifPresent(this::bind);
+        } catch (RuntimeException e) {
+            allocator.close();
+            throw e;
+        }
     }
 
     /** The worker shuts down: the control stream fails with {@code reason} and the task is dropped. */

@@ -100,6 +100,18 @@ class DistributedPlannerTest {
     }
 
     @Test
+    void theCoordinatorRunsNoScanEvenWhenTheRootStageIsOneTask() {
+        // a LEFT join probing a gathered input: one task, but it scans its build side, so it runs on a worker
+        ExecutionPlan root = collectLeft(table(10, 1), coalesce(table(100, 2)), JoinType.LEFT);
+        DistributedPlan plan = new DistributedPlanner(fanOut(4, 2)).plan(root);
+        assertThat(plan.stages()).hasSize(3);
+        assertThat(plan.stage(1).plan()).isInstanceOf(HashJoinExec.class);
+        assertThat(plan.stage(1).taskCount()).isEqualTo(1);
+        assertThat(plan.headStage().plan()).isInstanceOf(CoalescePartitionsExec.class);
+        PlanChecks.assertInputsAgree(plan);
+    }
+
+    @Test
     void withoutBroadcastJoinsACollectLeftJoinIsPlannedPartitioned() {
         DistributedPlan plan = new DistributedPlanner(fanOut(2, 3).withBroadcastJoins(false))
                 .plan(coalesce(collectLeft(table(10, 2), table(100, 2), JoinType.LEFT)));
@@ -122,6 +134,24 @@ class DistributedPlannerTest {
         StageInputExec right = (StageInputExec) joinNode.right();
         assertThat(left.consumerTasks()).isEqualTo(right.consumerTasks()).isEqualTo(join.taskCount());
         assertThat(left.producerHead()).isEqualTo(new ProducerHead.Shuffle(left.keys(), 2, join.taskCount()));
+    }
+
+    @Test
+    void adaptiveSizingTakesOnlyTheCallersHintsBesideTheNodes() {
+        // AQE cuts once, then sizes each stage when it closes
+        DistributedPlanner planner = new DistributedPlanner(fanOut(4, 3));
+        List<StageFragment> fragments = planner.cut(coalesce(distinct(table(100, 3), "k", 3)));
+        assertThat(fragments).extracting(StageFragment::stageId).containsExactly(0, 1, 2);
+        assertThat(fragments.get(0).outputKind()).contains(BoundaryKind.SHUFFLE);
+        assertThat(fragments.get(2).isHead()).isTrue();
+        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")), DistributedPlanner.SizingMode.ADAPTIVE);
+        assertThat(scan.taskCount()).isEqualTo(2);
+        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")), DistributedPlanner.SizingMode.ADAPTIVE);
+        assertThat(aggregate.taskCount()).isEqualTo(3);
+        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of(), DistributedPlanner.SizingMode.ADAPTIVE);
+        StageConsistency.check(new DistributedPlan(fragments.get(2).plan(), List.of(scan, aggregate, head)));
+        StageInputExec shuffle = onlyInput(aggregate.plan());
+        assertThat(List.of(shuffle.producerTasks(), shuffle.consumerTasks(), shuffle.producerHead().outputPartitions(3))).containsExactly(2, 3, 9);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static dev.quiver.distributed.plan.PlanBuilders.coalesce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -24,7 +25,7 @@ class TaskCountHintsTest {
     @Test
     void desiredHintsAreClampedBeforeTheLargestWins() {
         TaskCountHint merged = TaskCountHints.merge("stage 1", List.of(TaskCountHint.desired(9, "scan a"), TaskCountHint.desired(3, "scan b")), 4, LIMIT);
-        assertThat(merged).isEqualTo(TaskCountHint.desired(4, "scan a wanted 9, clamped by " + LIMIT));
+        assertThat(merged).isEqualTo(TaskCountHint.desired(4, "scan a; 9 clamped by " + LIMIT));
         assertThat(TaskCountHints.merge("stage 1", List.of(TaskCountHint.desired(2, "a"), TaskCountHint.desired(3, "b")), 4, LIMIT))
                 .isEqualTo(TaskCountHint.desired(3, "b"));
     }
@@ -70,6 +71,26 @@ class TaskCountHintsTest {
                 TaskEstimators.builder().add(new FixedEstimator()).build()).plan(coalesce(new FixedLeaf("big", 6)));
         assertThat(plan.stage(0).taskCount()).isEqualTo(6);
         assertThat(plan.stage(0).taskCountHint()).isEqualTo(TaskCountHint.exact(6, "FixedLeaf(big)"));
+    }
+
+    @Test
+    void anExactConsumerCountFromOutsideSizesTheConsumerAndItsProducerHead() {
+        // SELECT DISTINCT k: a handler requires exactly 3 tasks for the final aggregate's stage (stage 1)
+        StageHintSource handler = (stageId, plan, producers) -> stageId == 1 ? List.of(TaskCountHint.exact(3, "handler sizing")) : List.of();
+        DistributedPlan plan = new DistributedPlanner(PlanBuilders.fanOut(4, 2))
+                .plan(coalesce(PlanBuilders.distinct(PlanBuilders.table(100, 2), "k", 2)), handler);
+        assertThat(plan.stage(0).taskCount()).isEqualTo(4);
+        assertThat(plan.stage(1).taskCount()).isEqualTo(3);
+        assertThat(plan.stage(1).taskCountHint()).isEqualTo(TaskCountHint.exact(3, "handler sizing"));
+        StageInputExec input = (StageInputExec) plan.stage(1).plan().children().get(0);
+        assertThat(input.producerHead().outputPartitions(2)).isEqualTo(6);
+        StageConsistency.check(plan);
+
+        StageHintSource conflicting = (stageId, p, producers) -> stageId == 1
+                ? List.of(TaskCountHint.exact(3, "handler A"), TaskCountHint.exact(2, "handler B")) : List.of();
+        assertThatThrownBy(() -> new DistributedPlanner(PlanBuilders.fanOut(4, 2))
+                .plan(coalesce(PlanBuilders.distinct(PlanBuilders.table(100, 2), "k", 2)), conflicting))
+                .hasMessageContaining("handler A").hasMessageContaining("handler B");
     }
 
     /** A leaf that requires an exact task count. */

@@ -180,6 +180,26 @@ class TaskExecutionTest {
     }
 
     @Test
+    void broadcastPartitionBeyondTheWorkerPoolFailsNamingIt() {
+        ProducerHead head = new ProducerHead.Broadcast(2);
+        try (TestCluster cluster = new TestCluster(1, 64 << 10)) {
+            TaskId task = new TaskId("q8", 1, 0);
+            RecordingListener listener = new RecordingListener();
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, scan(0, 20_000, 1), Optional.of(head), SMALL_BATCHES), listener);
+            TaskContext consumer = cluster.consumerContext("q8.s0.t0");
+            assertThatThrownBy(() -> cluster.read(consumer, List.of(cluster.source(0, task, 0, head, 0)), SCHEMA))
+                    .isInstanceOf(QuiverException.class)
+                    .hasMessageContaining("EXCEEDED_MEMORY_LIMIT")
+                    .hasMessageContaining("broadcast buffer q8.s1.t0 partition 0");
+            control.endQuery();
+            TaskReport report = listener.awaitReport();
+            assertThat(report.state()).isEqualTo(TaskState.FAILED);
+            assertThat(report.error().orElseThrow().code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+            control.close();
+        }
+    }
+
+    @Test
     void taskEndedBeforeAnyPullIsSkippedWithEmptyMetrics() {
         try (TestCluster cluster = new TestCluster(1)) {
             RecordingListener listener = new RecordingListener();
@@ -301,18 +321,28 @@ class TaskExecutionTest {
                 control.close();
                 if (i == 0) {
                     cluster.assertWorkersClean();
-                    threadsBefore = settledThreads(worker);
+                    threadsBefore = idleThreads(worker);
                 }
             }
             cluster.assertWorkersClean();
-            assertThat(settledThreads(worker)).isLessThanOrEqualTo(threadsBefore);
+            assertThat(threadsAtMost(worker, threadsBefore)).isLessThanOrEqualTo(threadsBefore);
         }
     }
 
-    /** Busy threads of the worker once streams have wound down (the heartbeat threads stay). */
-    private static int settledThreads(WorkerServer worker) {
+    /** Busy threads of an idle worker (its heartbeat thread): the fewest seen over half a second. */
+    private static int idleThreads(WorkerServer worker) {
+        int fewest = worker.activeThreads();
+        for (int i = 0; i < 25; i++) {
+            TestCluster.sleep(20);
+            fewest = Math.min(fewest, worker.activeThreads());
+        }
+        return fewest;
+    }
+
+    /** Busy threads of the worker once they have come down to {@code limit}, or after 5 s. */
+    private static int threadsAtMost(WorkerServer worker, int limit) {
         int threads = worker.activeThreads();
-        for (int i = 0; i < 100 && threads > 2; i++) {
+        for (int i = 0; i < 250 && threads > limit; i++) {
             TestCluster.sleep(20);
             threads = worker.activeThreads();
         }

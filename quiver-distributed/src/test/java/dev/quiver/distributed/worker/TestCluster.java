@@ -40,8 +40,12 @@ final class TestCluster implements AutoCloseable {
     private final List<BufferAllocator> contextAllocators = new ArrayList<>();
 
     TestCluster(int workerCount) {
+        this(workerCount, 256L << 20);
+    }
+
+    TestCluster(int workerCount, long memoryLimitPerWorker) {
         for (int i = 0; i < workerCount; i++) {
-            workers.add(WorkerServer.builder().name("worker-" + i).version(VERSION).cores(2).memoryLimit(256L << 20)
+            workers.add(WorkerServer.builder().name("worker-" + i).version(VERSION).cores(2).memoryLimit(memoryLimitPerWorker)
                     .unknownTaskWait(java.time.Duration.ofMillis(500)).start());
         }
     }
