@@ -104,6 +104,22 @@ class CompressionCodecTest {
         }
     }
 
+    @Test
+    void smallBuffersGetSmallOutputBuffers() {
+        // IPC bodies are mostly small buffers (validity, offsets): each must not cost a whole 4 MiB LZ4 block
+        try (BufferAllocator child = allocator.newChildAllocator("small", 0, Long.MAX_VALUE)) {
+            byte[] data = new byte[2000];
+            Arrays.fill(data, (byte) 7);
+            for (CompressionCodec codec : List.of(new Lz4FrameCodec(), new ZstdCodec(ZstdCodec.DEFAULT_LEVEL))) {
+                ArrowBuf raw = child.buffer(data.length);
+                raw.setBytes(0, data);
+                raw.writerIndex(data.length);
+                codec.compress(child, raw).close();
+            }
+            assertThat(child.getPeakMemoryAllocation()).isLessThan(64 << 10);
+        }
+    }
+
     /** Repetitive text, incompressible noise, and more than one 4 MiB LZ4 block. */
     private static List<byte[]> samples() {
         Random random = new Random(42);
