@@ -9,6 +9,10 @@ import dev.quiver.distributed.exchange.RemotePartition;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.task.TaskState;
 import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.error.ErrorCode;
@@ -26,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,6 +54,7 @@ final class LocalStageRunner implements AutoCloseable {
     private final QuiverExecutor executor = new QuiverExecutor("local-stages");
     private final ExecutionConfig config = new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, 2);
     private final Map<String, List<List<Object>>> outputs = new ConcurrentHashMap<>();
+    private final List<TaskReport> reports = new ArrayList<>();
     private final PlanCodec codec;
 
     LocalStageRunner(PlanCodec codec) {
@@ -58,6 +64,7 @@ final class LocalStageRunner implements AutoCloseable {
     /** The rows of the head stage. */
     List<List<Object>> run(DistributedPlan plan) {
         outputs.clear();
+        reports.clear();
         String queryId = "local";
         for (Stage stage : plan.stages()) {
             ExchangeClient exchange = new MapExchange();
@@ -65,14 +72,29 @@ final class LocalStageRunner implements AutoCloseable {
                 ExecutionPlan bound = codec.decode(codec.encode(bind(stage.taskPlans().get(task), queryId, task)));
                 String taskId = queryId + ".s" + stage.stageId() + ".t" + task;
                 try (TaskContext context = new TaskContext(taskId, allocator, MemoryPool.unlimited(), executor, config, Map.of(ExchangeClient.class, exchange))) {
+                    TaskId id = new TaskId(queryId, stage.stageId(), task);
                     if (stage.isHead()) {
-                        return PlanExecutor.collectRows(bound, context);
+                        List<List<Object>> rows = PlanExecutor.collectRows(bound, context);
+                        reports.add(report(id, bound));
+                        return rows;
                     }
-                    runProducer(headed(plan, stage, bound), stage.stageId(), task, context);
+                    ExecutionPlan executed = headed(plan, stage, bound);
+                    runProducer(executed, stage.stageId(), task, context);
+                    reports.add(report(id, executed));
                 }
             }
         }
         throw new IllegalStateException("no head stage");
+    }
+
+    /** What each task of the last run reported, as a worker would: the executed plan's metrics, the head on top. */
+    List<TaskReport> reports() {
+        return List.copyOf(reports);
+    }
+
+    private static TaskReport report(TaskId id, ExecutionPlan executed) {
+        return new TaskReport(id, new WorkerAddress("local", 1000 + id.taskIndex()), TaskState.FINISHED, OperatorMetricsSnapshot.of(executed),
+                Optional.empty());
     }
 
     /** The task plan with its producer head: a hash repartition into {@code P_c × T_c} for a shuffle. */

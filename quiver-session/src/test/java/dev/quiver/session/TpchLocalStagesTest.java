@@ -1,8 +1,13 @@
 package dev.quiver.session;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.distributed.explain.DistributedExplain;
+import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.Stage;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.parquet.ParquetTable;
 import dev.quiver.engine.source.parquet.ParquetTestData;
@@ -22,6 +27,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,6 +97,25 @@ class TpchLocalStagesTest {
     @MethodSource("queries")
     void stagesOverParquetGiveTheAnswer(int query) {
         assertAnswer(query, new DistributedPlanner(SETTINGS).plan(TpchDistributedPlanningTest.singleNode(query, parquet)), " over Parquet");
+    }
+
+    @Test
+    void explainAnalyzeShowsWhatEveryTaskDid() {
+        // q3: customer ⋈ orders ⋈ lineitem, grouped and top-10
+        DistributedPlan plan = new DistributedPlanner(SETTINGS).plan(TpchDistributedPlanningTest.singleNode(3, generator));
+        List<List<Object>> rows = runner.run(plan);
+        String text = DistributedExplain.text(plan, runner.reports());
+        int tasks = plan.stages().stream().mapToInt(Stage::taskCount).sum();
+        assertThat(text.split(": FINISHED, output_rows=", -1)).hasSize(tasks + 1);
+        assertThat(text).startsWith("+- Stage " + plan.headStage().stageId() + " (head, on the coordinator): 1 task × 1 partition\n");
+        assertThat(text).contains("| task 0 on local:1000: FINISHED, output_rows=" + rows.size() + ",");
+        // a shuffle producer reported its head, which sent every row its plan produced
+        Stage shuffled = plan.stages().stream().filter(stage -> stage.output().map(out -> out.kind() == BoundaryKind.SHUFFLE).orElse(false))
+                .findFirst().orElseThrow();
+        long produced = runner.reports().stream().filter(report -> report.taskId().stageId() == shuffled.stageId())
+                .mapToLong(report -> report.metrics().get(1).outputRows()).sum();
+        assertThat(text).contains("actual rows=" + produced + ",").contains("producer head: metrics=[output_rows=" + produced + ",");
+        assertThat(DistributedExplain.dot(plan, runner.reports())).contains("subgraph cluster_s" + plan.headStage().stageId());
     }
 
     private void assertAnswer(int query, DistributedPlan plan, String label) {

@@ -3,6 +3,7 @@ package dev.quiver.distributed.explain;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.task.TaskReport;
 import java.util.Collection;
 import java.util.List;
@@ -17,8 +18,9 @@ import java.util.stream.Collectors;
  * the output boundary with its partition math and the plan of task 0; or as Graphviz DOT, one
  * cluster per stage. Given the tasks' {@link TaskReport}s it renders {@code EXPLAIN ANALYZE}: each
  * stage lists its tasks (worker, terminal state, output rows, compute time, peak memory, error) and
- * each operator its metrics summed over the stage's tasks. The output depends only on the
- * arguments.
+ * each operator its metrics summed over the stage's tasks. A report may carry the producer head on
+ * top of the stage plan (as a worker executes it); its metrics are shown as the stage's output
+ * head. The output depends only on the arguments.
  */
 public final class DistributedExplain {
     private DistributedExplain() {}
@@ -29,7 +31,7 @@ public final class DistributedExplain {
 
     /** {@code EXPLAIN ANALYZE}: {@link #text(DistributedPlan)} with every task's report. */
     public static String text(DistributedPlan plan, Collection<TaskReport> reports) {
-        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(reports))).render();
+        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
     }
 
     public static String dot(DistributedPlan plan) {
@@ -37,15 +39,17 @@ public final class DistributedExplain {
     }
 
     public static String dot(DistributedPlan plan, Collection<TaskReport> reports) {
-        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(reports))).render();
+        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
     }
 
-    private static Map<Integer, StageMetrics> byStage(Collection<TaskReport> reports) {
+    private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports) {
         requireNonNull(reports, "reports is null");
         Map<Integer, List<TaskReport>> grouped = reports.stream().collect(Collectors.groupingBy(report -> report.taskId().stageId(), TreeMap::new,
                 Collectors.toList()));
         Map<Integer, StageMetrics> metrics = new TreeMap<>();
-        grouped.forEach((stage, stageReports) -> metrics.put(stage, new StageMetrics(stageReports)));
+        for (Stage stage : plan.stages()) {
+            metrics.put(stage.stageId(), new StageMetrics(stage.plan(), grouped.getOrDefault(stage.stageId(), List.of())));
+        }
         return metrics;
     }
 }

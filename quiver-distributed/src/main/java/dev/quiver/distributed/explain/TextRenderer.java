@@ -3,9 +3,7 @@ package dev.quiver.distributed.explain;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,13 +36,15 @@ final class TextRenderer {
         }
         Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
         BoundaryMath.estimate(plan, stage).ifPresent(estimate -> out.append(bar).append(estimate)
-                .append(stageMetrics.map(m -> "; actual rows=" + m.outputRows()).orElse("")).append('\n'));
-        if (metrics.isPresent()) {
-            List<TaskReport> tasks = stageMetrics.map(StageMetrics::tasks).orElse(List.of());
-            if (tasks.isEmpty()) {
+                .append(stageMetrics.map(m -> "; " + m.actualOutput()).orElse("")).append('\n'));
+        stageMetrics.map(StageMetrics::head).filter(head -> !head.isEmpty())
+                .ifPresent(head -> out.append(bar).append("producer head: metrics=[").append(head).append("]\n"));
+        if (stageMetrics.isPresent()) {
+            StageMetrics reported = stageMetrics.get();
+            if (reported.tasks().isEmpty()) {
                 out.append(bar).append("no task reports\n");
             }
-            tasks.forEach(task -> out.append(bar).append(StageMetrics.task(task)).append('\n'));
+            reported.tasks().forEach(task -> out.append(bar).append(reported.task(task)).append('\n'));
         }
         if (stage.taskCount() > 1) {
             out.append(bar).append(metrics.isPresent() ? "plan of task 0, metrics summed over the tasks:\n" : "plan of task 0:\n");

@@ -81,9 +81,11 @@ class DistributedExplainTest {
         List<TaskReport> reports = new ArrayList<>();
         WorkerAddress worker = new WorkerAddress("127.0.0.1", 7001);
         for (int task = 0; task < 3; task++) {
+            // as a worker reports it: the producer head on top of the stage plan
             reports.add(new TaskReport(new TaskId("q1", 0, task), worker, TaskState.FINISHED,
-                    List.of(new OperatorMetricsSnapshot(0, "HashAggregateExec", 4, 64, 2_000_000, 1024),
-                            new OperatorMetricsSnapshot(1, "MemoryScanExec", 10, 80, 1_000_000, 0)), Optional.empty()));
+                    List.of(new OperatorMetricsSnapshot(0, "RepartitionExec", 4, 64, 100_000, 0),
+                            new OperatorMetricsSnapshot(1, "HashAggregateExec", 4, 64, 2_000_000, 1024),
+                            new OperatorMetricsSnapshot(2, "MemoryScanExec", 10, 80, 1_000_000, 0)), Optional.empty()));
         }
         reports.add(new TaskReport(new TaskId("q1", 1, 0), worker, TaskState.FINISHED, List.of(new OperatorMetricsSnapshot(0, "HashAggregateExec", 2, 16, 500_000, 2048),
                 new OperatorMetricsSnapshot(1, "StageInputExec", 6, 48, 0, 0)), Optional.empty()));
@@ -91,7 +93,7 @@ class DistributedExplainTest {
         reports.add(new TaskReport(new TaskId("q1", 1, 2), worker, TaskState.FAILED, List.of(), Optional.of(new TaskError(ErrorCode.SOURCE_ERROR, "disk gone"))));
         String text = DistributedExplain.text(plan, reports);
         assertThat(text).contains("""
-                |     | estimated output: rows=?, bytes=?; actual rows=2
+                |     | estimated output: rows=?, bytes=?; actual rows=2, bytes=16 B
                 |     | task 0 on 127.0.0.1:7001: FINISHED, output_rows=2, elapsed_compute=0.5ms, peak_mem=2.0 KiB
                 |     | task 1 on 127.0.0.1:7001: SKIPPED
                 |     | task 2 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone
@@ -101,6 +103,11 @@ class DistributedExplainTest {
         assertThat(text).contains("|     |     | HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[], metrics=[output_rows=12, output_bytes=192 B, elapsed_compute=6.0ms, "
                 + "peak_mem=3.0 KiB]\n|     |     |   MemoryScanExec: partitions=2, rows=10, metrics=[output_rows=30, output_bytes=240 B, elapsed_compute=3.0ms]\n");
         assertThat(text).contains("| no task reports\n");
+        assertThat(text).contains("""
+                |     |     | estimated output: rows=?, bytes=?; actual rows=12, bytes=192 B
+                |     |     | producer head: metrics=[output_rows=12, output_bytes=192 B, elapsed_compute=0.3ms]
+                |     |     | task 0 on 127.0.0.1:7001: FINISHED, output_rows=4, elapsed_compute=3.1ms, peak_mem=1.0 KiB
+                """);
         assertThat(DistributedExplain.dot(plan, reports)).contains("task 2 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone")
                 .contains("s0_n0 [label=\"HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[]\\noutput_rows=12");
     }
