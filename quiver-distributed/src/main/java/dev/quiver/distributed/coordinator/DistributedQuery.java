@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -435,14 +436,28 @@ public final class DistributedQuery implements AutoCloseable {
             done = new FinalPlan(queryId, plan, reports, head, Optional.ofNullable(failure));
             controls = tasks.values().stream().map(t -> t.control).filter(c -> c != null).toList();
         }
-        for (TaskControl control : controls) {
-            try {
-                control.close();
-            } catch (RuntimeException ignored) {
-                // the stream already delivered its final report; nothing is lost
+        // Closing a control stream waits for its reader, which may be the very thread reporting the
+        // last final report: close them on a thread of our own, then publish the final plan.
+        Runnable closeAndPublish = () -> {
+            for (TaskControl control : controls) {
+                try {
+                    control.close();
+                } catch (RuntimeException ignored) {
+                    // the stream already delivered its final report; nothing is lost
+                }
             }
+            finalPlan.complete(done);
+        };
+        if (controls.isEmpty()) {
+            closeAndPublish.run();
+            return;
         }
-        finalPlan.complete(done);
+        try {
+            headContext.executor().execute("close-controls-" + queryId, closeAndPublish);
+        } catch (RejectedExecutionException e) {
+            // the session is closing its threads: finish here
+            closeAndPublish.run();
+        }
     }
 
     // ---- views for the handle ----------------------------------------------------------------------

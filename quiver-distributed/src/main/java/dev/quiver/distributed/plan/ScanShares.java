@@ -21,8 +21,9 @@ final class ScanShares {
         int partitions = settings.targetPartitions();
         long wanted = Math.max(1, ceilDiv(ceilDiv(Math.max(0, bytes), perPartition), partitions));
         long tasks = Math.max(1, Math.min(wanted, maxUnits));
-        String origin = leaf + ": " + ByteSize.formatBytes(bytes) + " at " + ByteSize.formatBytes(perPartition) + " per partition (distributed.bytes_per_partition_for_scans), P=" + partitions
-                + (tasks < wanted ? ", limited to its " + maxUnits + " " + unit : "");
+        String origin = leaf + ": " + ByteSize.formatBytes(bytes) + " / " + ByteSize.formatBytes(perPartition)
+                + " per partition (distributed.bytes_per_partition_for_scans) / P=" + partitions + " → " + wanted + (wanted == 1 ? " task" : " tasks")
+                + (tasks < wanted ? ", capped at its " + maxUnits + " " + unit : "");
         return TaskCountHint.desired((int) tasks, origin);
     }
 

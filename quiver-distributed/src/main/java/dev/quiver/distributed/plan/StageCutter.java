@@ -6,6 +6,7 @@ import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
@@ -37,6 +38,8 @@ import java.util.OptionalInt;
  *       stage and makes the stage {@code Exact(1)}. With {@code broadcast_joins=false} a
  *       collect-left hash join is planned partitioned instead (both sides shuffled on the keys);
  *       a nested-loop join, having no keys, is {@code Exact(1)}.</li>
+ *   <li>The head stage is the root's stage when that gathers through a coalesce into one
+ *       partition and reads no source; otherwise a head stage coalescing the root's stage is added.</li>
  *   <li>A node that needs all its input in one partition (global limit, single-partition sort,
  *       single or final aggregate over an input not hash-partitioned) over an input the stage
  *       splits makes the stage {@code Exact(1)}.</li>
@@ -53,10 +56,11 @@ final class StageCutter {
     }
 
     /** The stages of {@code root}, producers first, the head stage (one task reading through a coalesce) last. */
-    static List<StageDraft> cut(ExecutionPlan root, DistributedPlannerSettings settings) {
+    static List<StageFragment> cut(ExecutionPlan root, DistributedPlannerSettings settings) {
         StageCutter cutter = new StageCutter(settings);
         StageDraft top = cutter.stage(root);
-        if (!(top.readsCoalesceInput && root.outputPartitioning().partitionCount() == 1)) {
+        // the root's stage is the head when it already gathers into one task and reads no source (the coordinator runs no scans)
+        if (!(top.readsCoalesceInput && root.outputPartitioning().partitionCount() == 1 && readsNoSource(top.plan))) {
             StageDraft head = new StageDraft();
             ExecutionPlan input = cutter.input(top, BoundaryKind.COALESCE, List.of(), 0, head);
             head.plan = new CoalescePartitionsExec(input);
@@ -64,7 +68,12 @@ final class StageCutter {
             head.readsCoalesceInput = true;
             cutter.number(head);
         }
-        return List.copyOf(cutter.drafts);
+        return cutter.drafts.stream().map(StageCutter::fragment).toList();
+    }
+
+    private static StageFragment fragment(StageDraft draft) {
+        return new StageFragment(draft.id, draft.plan, draft.nodeHints, Optional.ofNullable(draft.outputKind), draft.outputKeys,
+                draft.outputKind == BoundaryKind.SHUFFLE ? draft.outputPartitionsPerConsumerTask : 0, draft.consumerId, draft.inputs);
     }
 
     private StageDraft stage(ExecutionPlan subtree) {
@@ -172,6 +181,13 @@ final class StageCutter {
             return Optional.empty();
         }
         return Optional.of(TaskCountHint.exact(1, node.name() + " needs all of its input in one partition, which a split stage cannot give"));
+    }
+
+    private static boolean readsNoSource(ExecutionPlan plan) {
+        if (plan.children().isEmpty()) {
+            return plan instanceof StageInputExec || plan instanceof ValuesExec;
+        }
+        return plan.children().stream().allMatch(StageCutter::readsNoSource);
     }
 
     /** Whether every leaf below is a coalesce or broadcast input, so that every task sees all of it. */

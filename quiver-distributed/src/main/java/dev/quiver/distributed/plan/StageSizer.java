@@ -3,8 +3,11 @@ package dev.quiver.distributed.plan;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -12,74 +15,61 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The second planner pass: sizes the stages the {@link StageCutter} made, producers first. A
- * stage's hints are its nodes' hints, its source leaves' hints from the {@link TaskEstimators}
- * (a leaf without an estimator is {@code Exact(1)}), and {@code Desired(T_p)} for each shuffle
- * input, so that a stage fed only by stage inputs wants as many tasks as its largest input.
- * They merge by {@link TaskCountHints#merge}. The sizer then fixes the counts of the stage's
- * inputs and builds each task's plan from its leaves' per-task variants.
+ * The second planner pass: sizes one {@link StageFragment} once the stages it reads are sized.
+ * Its hints are its nodes' hints, the caller's extra hints and, when sizing statically, its
+ * source leaves' hints from the {@link TaskEstimators} (a leaf without an estimator is
+ * {@code Exact(1)}) and {@code Desired(T_p)} for each shuffle input, so that a stage fed only by
+ * stage inputs wants as many tasks as its largest input. They merge by {@link TaskCountHints#merge}.
+ * The sizer then fixes the counts of the stage's inputs and builds each task's plan from its
+ * leaves' per-task variants.
  */
 final class StageSizer {
-    private final DistributedPlannerSettings settings;
-    private final TaskEstimators estimators;
-    private final List<Stage> stages = new ArrayList<>();
+    private StageSizer() {}
 
-    private StageSizer(DistributedPlannerSettings settings, TaskEstimators estimators) {
-        this.settings = requireNonNull(settings, "settings is null");
-        this.estimators = requireNonNull(estimators, "estimators is null");
-    }
-
-    static List<Stage> size(List<StageDraft> drafts, DistributedPlannerSettings settings, TaskEstimators estimators) {
-        StageSizer sizer = new StageSizer(settings, estimators);
-        for (StageDraft draft : drafts) {
-            sizer.stages.add(sizer.size(draft));
-        }
-        return List.copyOf(sizer.stages);
-    }
-
-    private Stage size(StageDraft draft) {
-        List<TaskCountHint> hints = new ArrayList<>(draft.nodeHints);
+    static Stage size(StageFragment fragment, Collection<Stage> producers, List<TaskCountHint> extraHints, DistributedPlanner.SizingMode mode,
+            DistributedPlannerSettings settings, TaskEstimators estimators) {
+        List<TaskCountHint> hints = new ArrayList<>(fragment.nodeHints());
         List<ExecutionPlan> leaves = new ArrayList<>();
-        collectLeaves(draft.plan, leaves);
-        for (ExecutionPlan leaf : leaves) {
-            if (leaf instanceof StageInputExec input) {
-                Stage producer = stages.get(input.producerStageId());
-                if (input.kind() == BoundaryKind.SHUFFLE) {
-                    hints.add(TaskCountHint.desired(producer.taskCount(), "shuffle input from stage " + producer.stageId() + " (" + producer.taskCount() + " tasks)"));
+        collectLeaves(fragment.plan(), leaves);
+        if (mode == DistributedPlanner.SizingMode.STATIC) {
+            for (ExecutionPlan leaf : leaves) {
+                if (leaf instanceof StageInputExec input) {
+                    Stage producer = producer(producers, fragment, input);
+                    if (input.kind() == BoundaryKind.SHUFFLE) {
+                        hints.add(TaskCountHint.desired(producer.taskCount(), "shuffle input from stage " + producer.stageId() + " (" + producer.taskCount() + " tasks)"));
+                    }
+                } else {
+                    hints.add(estimators.taskCount(leaf, settings));
                 }
-            } else {
-                hints.add(estimators.taskCount(leaf, settings));
             }
         }
-        TaskCountHint hint = TaskCountHints.merge("stage " + draft.id, hints, settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin());
+        hints.addAll(extraHints);
+        TaskCountHint hint = TaskCountHints.merge("stage " + fragment.stageId(), hints, settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin());
         int taskCount = hint.taskCount();
         Map<ExecutionPlan, List<ExecutionPlan>> variants = new IdentityHashMap<>();
         for (ExecutionPlan leaf : leaves) {
             variants.put(leaf, leaf instanceof StageInputExec input
-                    ? Collections.nCopies(taskCount, sized(input, taskCount))
+                    ? Collections.nCopies(taskCount, sized(input, producer(producers, fragment, input), taskCount))
                     : estimators.scaleUpLeafNode(leaf, taskCount, leaf.outputPartitioning().partitionCount()));
         }
         List<ExecutionPlan> taskPlans = new ArrayList<>(taskCount);
         for (int task = 0; task < taskCount; task++) {
-            taskPlans.add(replaceLeaves(draft.plan, variants, task));
+            taskPlans.add(replaceLeaves(fragment.plan(), variants, task));
         }
-        Optional<StageOutput> output = draft.isHead()
-                ? Optional.empty()
-                : Optional.of(new StageOutput(draft.outputKind, draft.consumerId, draft.outputKeys, outputPartitionsPerConsumerTask(draft, taskPlans.get(0), taskCount)));
         int partitions = taskPlans.get(0).outputPartitioning().partitionCount();
-        return new Stage(draft.id, taskPlans, partitions, hint, output, draft.inputs);
+        Optional<StageOutput> output = fragment.outputKind().map(kind -> new StageOutput(kind, fragment.consumerStageId(), fragment.outputKeys(),
+                kind == BoundaryKind.SHUFFLE ? fragment.shufflePartitionsPerConsumerTask() : Math.multiplyExact(taskCount, partitions)));
+        return new Stage(fragment.stageId(), taskPlans, partitions, hint, output, fragment.inputStageIds());
     }
 
-    /** {@code P_c}: the shuffle's, or all {@code T_p × P_p} partitions for a coalesce or broadcast. */
-    private static int outputPartitionsPerConsumerTask(StageDraft draft, ExecutionPlan plan, int taskCount) {
-        return draft.outputKind == BoundaryKind.SHUFFLE
-                ? draft.outputPartitionsPerConsumerTask
-                : Math.multiplyExact(taskCount, plan.outputPartitioning().partitionCount());
+    private static Stage producer(Collection<Stage> producers, StageFragment fragment, StageInputExec input) {
+        return producers.stream().filter(stage -> stage.stageId() == input.producerStageId()).findFirst()
+                .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "stage " + fragment.stageId() + " is sized before stage "
+                        + input.producerStageId() + ", which it reads"));
     }
 
     /** The input with the producer's task count and this stage's. */
-    private StageInputExec sized(StageInputExec input, int consumerTasks) {
-        Stage producer = stages.get(input.producerStageId());
+    private static StageInputExec sized(StageInputExec input, Stage producer, int consumerTasks) {
         int producerTasks = producer.taskCount();
         int producerPartitions = producer.partitionsPerTask();
         return switch (input.kind()) {

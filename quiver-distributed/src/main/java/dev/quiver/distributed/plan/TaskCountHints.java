@@ -56,6 +56,6 @@ public final class TaskCountHints {
         if (hint.taskCount() <= maxTasks) {
             return hint;
         }
-        return TaskCountHint.desired(maxTasks, hint.origin() + " wanted " + hint.taskCount() + ", clamped by " + limitOrigin);
+        return TaskCountHint.desired(maxTasks, hint.origin() + "; " + hint.taskCount() + " clamped by " + limitOrigin);
     }
 }

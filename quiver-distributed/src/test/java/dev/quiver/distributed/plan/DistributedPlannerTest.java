@@ -9,15 +9,20 @@ import static dev.quiver.distributed.plan.PlanBuilders.partitioned;
 import static dev.quiver.distributed.plan.PlanBuilders.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
+import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** Where the planner puts boundaries and how it sizes the stages between them. */
@@ -99,6 +104,39 @@ class DistributedPlannerTest {
     }
 
     @Test
+    void aNodeThatNeedsItsWholeInputKeepsASplittableInputInOneTask() {
+        // SELECT * FROM t LIMIT 5 over a one-partition table: no coalesce, the limit sees the single partition
+        DistributedPlan limit = new DistributedPlanner(fanOut(4, 1)).plan(new GlobalLimitExec(table(100, 1), 0, OptionalLong.of(5)));
+        assertThat(limit.stage(0).taskCount()).isEqualTo(1);
+        assertThat(limit.stage(0).taskCountHint().origin()).startsWith("GlobalLimitExec needs all of its input in one partition");
+
+        // SELECT k, count(*) FROM t GROUP BY k over a one-partition table: a single-mode aggregate
+        HashAggregateExec single = new HashAggregateExec(AggregateMode.SINGLE, List.of(PlanBuilders.col(table(100, 1), "k")), List.of("k"), List.of(),
+                table(100, 1));
+        assertThat(new DistributedPlanner(fanOut(4, 1)).plan(single).stage(0).taskCount()).isEqualTo(1);
+
+        // a final aggregate over a shuffle has whole groups in every task
+        DistributedPlan grouped = new DistributedPlanner(fanOut(4, 1)).plan(distinct(table(100, 1), "k", 2));
+        assertThat(grouped.stage(1).taskCount()).isEqualTo(4);
+        // and a limit over a coalesce sees everything already
+        DistributedPlan gathered = new DistributedPlanner(fanOut(4, 2)).plan(new GlobalLimitExec(coalesce(table(100, 2)), 0, OptionalLong.of(5)));
+        assertThat(gathered.stages()).hasSize(2);
+        assertThat(gathered.stage(0).taskCount()).isEqualTo(4);
+    }
+
+    @Test
+    void theCoordinatorRunsNoScanEvenWhenTheRootStageIsOneTask() {
+        // a LEFT join probing a gathered input: one task, but it scans its build side, so it runs on a worker
+        ExecutionPlan root = collectLeft(table(10, 1), coalesce(table(100, 2)), JoinType.LEFT);
+        DistributedPlan plan = new DistributedPlanner(fanOut(4, 2)).plan(root);
+        assertThat(plan.stages()).hasSize(3);
+        assertThat(plan.stage(1).plan()).isInstanceOf(HashJoinExec.class);
+        assertThat(plan.stage(1).taskCount()).isEqualTo(1);
+        assertThat(plan.headStage().plan()).isInstanceOf(CoalescePartitionsExec.class);
+        PlanChecks.assertInputsAgree(plan);
+    }
+
+    @Test
     void withoutBroadcastJoinsACollectLeftJoinIsPlannedPartitioned() {
         DistributedPlan plan = new DistributedPlanner(fanOut(2, 3).withBroadcastJoins(false))
                 .plan(coalesce(collectLeft(table(10, 2), table(100, 2), JoinType.LEFT)));
@@ -120,7 +158,25 @@ class DistributedPlannerTest {
         StageInputExec left = (StageInputExec) joinNode.left();
         StageInputExec right = (StageInputExec) joinNode.right();
         assertThat(left.consumerTasks()).isEqualTo(right.consumerTasks()).isEqualTo(join.taskCount());
-        assertThat(left.producerHead()).isEqualTo(new dev.quiver.distributed.exchange.ProducerHead.Shuffle(left.keys(), 2, join.taskCount()));
+        assertThat(left.producerHead()).isEqualTo(new ProducerHead.Shuffle(left.keys(), 2, join.taskCount()));
+    }
+
+    @Test
+    void adaptiveSizingTakesOnlyTheCallersHintsBesideTheNodes() {
+        // AQE cuts once, then sizes each stage when it closes
+        DistributedPlanner planner = new DistributedPlanner(fanOut(4, 3));
+        List<StageFragment> fragments = planner.cut(coalesce(distinct(table(100, 3), "k", 3)));
+        assertThat(fragments).extracting(StageFragment::stageId).containsExactly(0, 1, 2);
+        assertThat(fragments.get(0).outputKind()).contains(BoundaryKind.SHUFFLE);
+        assertThat(fragments.get(2).isHead()).isTrue();
+        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")), DistributedPlanner.SizingMode.ADAPTIVE);
+        assertThat(scan.taskCount()).isEqualTo(2);
+        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")), DistributedPlanner.SizingMode.ADAPTIVE);
+        assertThat(aggregate.taskCount()).isEqualTo(3);
+        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of(), DistributedPlanner.SizingMode.ADAPTIVE);
+        StageConsistency.check(new DistributedPlan(fragments.get(2).plan(), List.of(scan, aggregate, head)));
+        StageInputExec shuffle = onlyInput(aggregate.plan());
+        assertThat(List.of(shuffle.producerTasks(), shuffle.consumerTasks(), shuffle.producerHead().outputPartitions(3))).containsExactly(2, 3, 9);
     }
 
     @Test

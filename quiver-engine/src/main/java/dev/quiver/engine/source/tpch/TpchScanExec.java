@@ -134,11 +134,12 @@ public final class TpchScanExec extends AbstractExecutionPlan {
     public Statistics partitionStatistics(OptionalInt partition) {
         Statistics whole = TpchStatistics.of(table, scaleFactor);
         List<ColumnStatistics> columns = projection.stream().map(whole.columns()::get).toList();
+        boolean readsEveryPart = firstPart == 0 && partCount >= totalParts;
         Estimate rows;
         if (partition.isPresent()) {
             int part = checkedPart(partition.getAsInt());
             rows = part > totalParts ? Estimate.exact(0) : table.rowCounter().rows(scaleFactor, part, totalParts);
-        } else if (firstPart == 0 && partCount >= totalParts) {
+        } else if (readsEveryPart) {
             rows = whole.rowCount();
         } else {
             rows = Estimate.exact(0);
@@ -148,7 +149,9 @@ public final class TpchScanExec extends AbstractExecutionPlan {
         }
         long width = projection.stream().mapToLong(i -> table.columns().get(i).averageWidth()).sum();
         Estimate bytes = rows.isKnown() ? Estimate.inexact(rows.value() * width) : Estimate.absent();
-        if ((partition.isPresent() || firstPart > 0 || partCount < totalParts) && totalParts > 1) {
+        // a part, or a task's share of the parts, has the table's column statistics only as bounds
+        boolean wholeTable = readsEveryPart && (partition.isEmpty() || totalParts == 1);
+        if (!wholeTable) {
             columns = columns.stream().map(ColumnStatistics::toInexact).toList();
         }
         return new Statistics(rows, bytes, columns);
