@@ -35,6 +35,7 @@ import org.apache.arrow.memory.RootAllocator;
  */
 public record TpchFileData(Path directory, FileFormat format, boolean written, double seconds) {
     static final String MARKER = "_quiver_tpch_complete";
+    static final int LAYOUT_VERSION = 2;
 
     public TpchFileData {
         requireNonNull(directory, "directory is null");
@@ -44,7 +45,8 @@ public record TpchFileData(Path directory, FileFormat format, boolean written, d
     /** Reuses the dataset in {@code directory} if complete, else writes it with {@code filesPerTable} files per table. */
     public static TpchFileData prepare(double scaleFactor, FileFormat format, Path directory, int filesPerTable) {
         Path marker = directory.resolve(MARKER);
-        String expected = "sf=" + scaleFactor + " format=" + format.name().toLowerCase(Locale.ROOT) + "\n";
+        // the layout version changes when the writer starts writing something earlier datasets lack (2: table properties)
+        String expected = "sf=" + scaleFactor + " format=" + format.name().toLowerCase(Locale.ROOT) + " layout=" + LAYOUT_VERSION + "\n";
         try {
             if (Files.isRegularFile(marker) && Files.readString(marker, StandardCharsets.UTF_8).equals(expected)) {
                 return new TpchFileData(directory, format, false, 0);

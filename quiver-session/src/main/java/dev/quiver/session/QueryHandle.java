@@ -2,6 +2,9 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.coordinator.DistributedQuery;
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -12,6 +15,8 @@ import dev.quiver.engine.execution.TaskContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -24,6 +29,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * stops the query if it still runs, releases everything it holds and fails with
  * {@code INTERNAL_ERROR} if Arrow memory of the query leaked. Batches taken from {@link #stream()}
  * must be closed before the handle.
+ *
+ * <p>A distributed query (a session with workers) also has {@link #finalPlan()}, which completes
+ * once every task of the query is terminal and its metrics are in, and {@link #events()}: stage
+ * closed, sized and dispatched, task state changes.
  */
 public final class QueryHandle implements AutoCloseable {
     private final String queryId;
@@ -34,11 +43,18 @@ public final class QueryHandle implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Function<TaskContext, BatchStream> streamFactory;
     private final long startNanos;
+    private final Optional<DistributedQuery> distributed;
     private BatchStream stream;
     private boolean closed;
 
     QueryHandle(String queryId, List<String> columnNames, Schema schema, ExecutionPlan plan, TaskContext context,
             BufferAllocator allocator, Function<TaskContext, BatchStream> streamFactory, long startNanos) {
+        this(queryId, columnNames, schema, plan, context, allocator, streamFactory, startNanos, Optional.empty());
+    }
+
+    QueryHandle(String queryId, List<String> columnNames, Schema schema, ExecutionPlan plan, TaskContext context,
+            BufferAllocator allocator, Function<TaskContext, BatchStream> streamFactory, long startNanos, Optional<DistributedQuery> distributed) {
+        this.distributed = requireNonNull(distributed, "distributed is null");
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.columnNames = List.copyOf(requireNonNull(columnNames, "columnNames is null"));
         this.schema = requireNonNull(schema, "schema is null");
@@ -86,9 +102,39 @@ public final class QueryHandle implements AutoCloseable {
         return stream;
     }
 
-    /** Asks the query to stop; the stream's next call fails with {@code QUERY_CANCELLED}. */
+    /**
+     * Asks the query to stop; the stream's next call fails with {@code QUERY_CANCELLED}. A
+     * distributed query also ends every task (CANCELLED, or SKIPPED if it never ran).
+     */
     public void cancel() {
+        distributed.ifPresent(query -> query.cancel("cancelled by the user"));
         context.cancel("cancelled by the user");
+    }
+
+    /** Whether this query runs on workers. */
+    public boolean isDistributed() {
+        return distributed.isPresent();
+    }
+
+    /**
+     * The distributed plan with every task's final report (state, worker, metrics). Completes once
+     * every task of the query is terminal — after the result stream ended, failed or was closed, or
+     * after {@link #cancel()} — and never waits for a task that will not run.
+     *
+     * @throws QuiverException INVALID_ARGUMENT for a query that ran on one node
+     */
+    public CompletableFuture<FinalPlan> finalPlan() {
+        return distributed().finalPlan();
+    }
+
+    /** The events of a distributed query so far, in order (empty for a query on one node). */
+    public List<QueryEvent> events() {
+        return distributed.map(DistributedQuery::events).orElse(List.of());
+    }
+
+    private DistributedQuery distributed() {
+        return distributed.orElseThrow(() -> new QuiverException(ErrorCode.INVALID_ARGUMENT,
+                "Query " + queryId + " ran on one node; only a distributed query (a session with workers) has a final distributed plan"));
     }
 
     /** Time since the statement was submitted. */
@@ -125,6 +171,11 @@ public final class QueryHandle implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             failure = e;
+        }
+        try {
+            distributed.ifPresent(DistributedQuery::close);
+        } catch (RuntimeException e) {
+            failure = failure == null ? e : failure;
         }
         try {
             context.close();

@@ -2,6 +2,13 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.coordinator.CoordinatorMetrics;
+import dev.quiver.distributed.coordinator.DistributedQuery;
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -18,11 +25,15 @@ import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -43,6 +54,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Statements may run concurrently; settings and views changed by one statement apply to
  * statements submitted after it.
+ *
+ * <p><b>Distributed.</b> With workers ({@link Builder#workers} or {@link Builder#localWorkers}) every
+ * query is planned into stages ({@link dev.quiver.distributed.plan.DistributedPlanner}) and run by
+ * the session's {@link dev.quiver.distributed.coordinator.Coordinator}: the head stage on this
+ * session's threads, the others as tasks on the workers. {@code EXPLAIN} then shows the stages,
+ * {@code EXPLAIN ANALYZE} each task's state and metrics; {@link QueryHandle#finalPlan()} and
+ * {@link QueryHandle#events()} observe a query. The {@code distributed.*} settings
+ * ({@link DistributedSettings}) apply.
  */
 public final class QuerySession implements AutoCloseable {
     private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
@@ -52,17 +71,28 @@ public final class QuerySession implements AutoCloseable {
     private final QuiverExecutor executor;
     private final Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final AtomicLong queryIds = new AtomicLong();
+    private final Optional<DistributedRuntime> distributed;
+    /** Tells this session's queries apart from other sessions' on shared workers. */
+    private final String sessionTag = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
     private SessionSettings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
     private boolean closed;
 
-    private QuerySession(Catalog catalog, SessionSettings settings) {
+    private QuerySession(Catalog catalog, SessionSettings settings, Builder builder) {
         this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
         this.settings = requireNonNull(settings, "settings is null");
         this.pool = new MemoryPool(settings.memoryLimit());
         this.allocator = new RootAllocator();
         this.executor = new QuiverExecutor("session");
+        try {
+            this.distributed = builder.cluster.isEmpty() ? Optional.empty()
+                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout));
+        } catch (RuntimeException e) {
+            executor.close();
+            allocator.close();
+            throw e;
+        }
     }
 
     public static Builder builder() {
@@ -93,6 +123,26 @@ public final class QuerySession implements AutoCloseable {
 
     public synchronized SessionSettings settings() {
         return settings;
+    }
+
+    /** Whether queries run on workers. */
+    public boolean isDistributed() {
+        return distributed.isPresent();
+    }
+
+    /** The workers queries run on (empty for a single-node session). */
+    public List<WorkerAddress> workers() {
+        return distributed.map(d -> d.coordinator().workers()).orElse(List.of());
+    }
+
+    /** The coordinator's counters (e.g. {@code metrics_finalization_timeouts}), if the session has workers. */
+    public Optional<CoordinatorMetrics> coordinatorMetrics() {
+        return distributed.map(d -> d.coordinator().metrics());
+    }
+
+    /** The in-JVM workers of {@link Builder#localWorkers}, if the session started them. */
+    public Optional<LocalCluster> localCluster() {
+        return distributed.flatMap(DistributedRuntime::localCluster);
     }
 
     /** The pool that queries submitted now reserve from. */
@@ -135,7 +185,8 @@ public final class QuerySession implements AutoCloseable {
         long start = System.nanoTime();
         Statement statement = StatementParser.parse(sql);
         if (statement instanceof Statement.Query query) {
-            return startQuery(planQuery(query.sql()), start);
+            ExecutionPlan plan = planQuery(query.sql());
+            return distributed.isPresent() ? startDistributed(planDistributed(plan), start) : startQuery(plan, start);
         }
         if (statement instanceof Statement.Explain explain) {
             return explain(explain, start);
@@ -158,6 +209,9 @@ public final class QuerySession implements AutoCloseable {
 
     private QueryHandle explain(Statement.Explain explain, long start) {
         ExecutionPlan plan = planQuery(explain.query());
+        if (distributed.isPresent()) {
+            return explainDistributed(planDistributed(plan), explain.analyze(), start);
+        }
         if (!explain.analyze()) {
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
         }
@@ -169,6 +223,43 @@ public final class QuerySession implements AutoCloseable {
             }
         }
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
+    }
+
+    private QueryHandle explainDistributed(DistributedPlan plan, boolean analyze, long start) {
+        SessionSettings.ExplainFormat format = settings().explainFormat();
+        if (!analyze) {
+            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(DistributedExplain.render(plan, Optional.empty(), format))), start, plan.singleNodePlan());
+        }
+        FinalPlan done;
+        try (QueryHandle run = startDistributed(plan, start)) {
+            try (BatchStream results = run.stream()) {
+                VectorSchemaRoot batch;
+                while ((batch = results.next()) != null) {
+                    batch.close();
+                }
+            }
+            done = run.finalPlan().join();
+        }
+        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(DistributedExplain.render(plan, Optional.of(done), format))), start,
+                plan.singleNodePlan());
+    }
+
+    private DistributedPlan planDistributed(ExecutionPlan plan) {
+        return distributed.orElseThrow().plan(plan, settings());
+    }
+
+    /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
+    private synchronized QueryHandle startDistributed(DistributedPlan plan, long start) {
+        checkOpen();
+        DistributedRuntime runtime = distributed.orElseThrow();
+        String queryId = "q" + queryIds.incrementAndGet() + "-" + sessionTag;
+        BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
+        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
+        DistributedQuery query = runtime.coordinator().newQuery(queryId, plan, context, DistributedRuntime.taskSettings(settings));
+        ExecutionPlan root = plan.singleNodePlan();
+        List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
+        return new QueryHandle(queryId, names, root.schema(), root, context, queryAllocator, ctx -> query.start(), start, Optional.of(query));
     }
 
     private ExecutionPlan planQuery(String sql) {
@@ -280,6 +371,12 @@ public final class QuerySession implements AutoCloseable {
             return;
         }
         closed = true;
+        RuntimeException clusterFailure = null;
+        try {
+            distributed.ifPresent(DistributedRuntime::close);
+        } catch (RuntimeException e) {
+            clusterFailure = e;
+        }
         executor.close();
         long leaked = allocator.getAllocatedMemory();
         long reserved = pool.used() + retiredPools.stream().mapToLong(MemoryPool::used).sum();
@@ -293,14 +390,24 @@ public final class QuerySession implements AutoCloseable {
         if (reserved != 0) {
             throw new QuiverException(ErrorCode.INTERNAL_ERROR, "Closing the session found " + reserved + " bytes of memory reservations never released");
         }
+        if (clusterFailure != null) {
+            throw clusterFailure;
+        }
     }
 
-    /** Builds a {@link QuerySession}; only the catalog is required. */
+    /**
+     * Builds a {@link QuerySession}; only the catalog is required. Without workers the session runs
+     * queries on one node; with {@link #workers} or {@link #localWorkers} it runs them distributed.
+     */
     public static final class Builder {
         private Catalog catalog;
         private long memoryLimit = Long.MAX_VALUE;
         private int targetPartitions = Runtime.getRuntime().availableProcessors();
         private int batchSize = ExecutionConfig.DEFAULT_BATCH_SIZE;
+        private final Map<String, String> settings = new LinkedHashMap<>();
+        private Optional<ClusterSetup.Spec> cluster = Optional.empty();
+        private final List<QueryEventListener> listeners = new ArrayList<>();
+        private Duration finalizationTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
 
@@ -315,7 +422,7 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
-        /** Partitions per plan stage; default the number of cores. */
+        /** Partitions per plan stage (per task, when distributed); default the number of cores. */
         public Builder targetPartitions(int partitions) {
             this.targetPartitions = partitions;
             return this;
@@ -327,11 +434,108 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
+        /** A setting by name, as {@code SET name = value} would set it (the CLI's {@code --set name=value}). */
+        public Builder set(String name, String value) {
+            settings.put(requireNonNull(name, "name is null"), requireNonNull(value, "value is null"));
+            return this;
+        }
+
+        /** Several settings by name, applied in order (see {@link #set}). */
+        public Builder settings(Map<String, String> values) {
+            requireNonNull(values, "values is null").forEach(this::set);
+            return this;
+        }
+
+        /** Runs queries on these running workers ({@code host:port} each). */
+        public Builder workers(List<WorkerAddress> addresses) {
+            List<WorkerAddress> copy = List.copyOf(requireNonNull(addresses, "addresses is null"));
+            if (copy.isEmpty()) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "workers(...) needs at least one worker address");
+            }
+            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE));
+            return this;
+        }
+
+        /** Starts {@code count} workers in this JVM (real Flight servers on 127.0.0.1), each with an unlimited memory pool. */
+        public Builder localWorkers(int count) {
+            return localWorkers(count, Long.MAX_VALUE);
+        }
+
+        /** Starts {@code count} workers in this JVM, each with a memory pool of {@code memoryLimitPerWorker} bytes. */
+        public Builder localWorkers(int count, long memoryLimitPerWorker) {
+            if (count < 1) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
+            }
+            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker));
+            return this;
+        }
+
+        /** Receives the events of every distributed query of the session, in registration order. */
+        public Builder queryEventListener(QueryEventListener listener) {
+            listeners.add(requireNonNull(listener, "listener is null"));
+            return this;
+        }
+
+        /** The last-resort wait for tasks' final reports after a query ended (default 60 s); see {@code metrics_finalization_timeouts}. */
+        public Builder finalizationTimeout(Duration timeout) {
+            this.finalizationTimeout = requireNonNull(timeout, "timeout is null");
+            return this;
+        }
+
+        /** {@code distributed.max_tasks_per_stage}: the hard limit on a stage's task count; 0 (default) is the number of workers. */
+        public Builder withMaxTasksPerStage(int max) {
+            return set("distributed.max_tasks_per_stage", Integer.toString(max));
+        }
+
+        /** {@code distributed.bytes_per_partition_for_scans} (default 16 MiB). */
+        public Builder withBytesPerPartitionForScans(long bytes) {
+            return set("distributed.bytes_per_partition_for_scans", Long.toString(bytes));
+        }
+
+        /** {@code distributed.broadcast_joins} (default true). */
+        public Builder withBroadcastJoins(boolean broadcast) {
+            return set("distributed.broadcast_joins", Boolean.toString(broadcast));
+        }
+
+        /** {@code distributed.compression} of data streams between workers (default LZ4). */
+        public Builder withCompression(DistributedSettings.Compression compression) {
+            return set("distributed.compression", compression.settingValue());
+        }
+
+        /** {@code distributed.collect_metrics} (default true). */
+        public Builder withCollectMetrics(boolean collect) {
+            return set("distributed.collect_metrics", Boolean.toString(collect));
+        }
+
+        /** {@code distributed.dynamic_task_count} (default false; true is not supported yet). */
+        public Builder withDynamicTaskCount(boolean dynamic) {
+            return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
+        }
+
+        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB; for AQE). */
+        public Builder withDynamicBytesPerPartition(long bytes) {
+            return set("distributed.dynamic_bytes_per_partition", Long.toString(bytes));
+        }
+
+        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB; for AQE). */
+        public Builder withSampleBytesPerPartition(long bytes) {
+            return set("distributed.sample_bytes_per_partition", Long.toString(bytes));
+        }
+
+        /** How {@code EXPLAIN} renders distributed plans (setting {@code explain_format}). */
+        public Builder explainFormat(SessionSettings.ExplainFormat format) {
+            return set("explain_format", format.name());
+        }
+
         public QuerySession build() {
             if (catalog == null) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A session needs a catalog");
             }
-            return new QuerySession(catalog, new SessionSettings(targetPartitions, batchSize, memoryLimit));
+            SessionSettings built = new SessionSettings(targetPartitions, batchSize, memoryLimit);
+            for (Map.Entry<String, String> setting : settings.entrySet()) {
+                built = built.with(setting.getKey(), setting.getValue());
+            }
+            return new QuerySession(catalog, built, this);
         }
     }
 

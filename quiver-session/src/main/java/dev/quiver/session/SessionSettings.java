@@ -1,5 +1,7 @@
 package dev.quiver.session;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
@@ -17,12 +19,23 @@ import java.util.Locale;
  * @param collectLeftMaxRows hash joins whose build side is estimated at no more rows than this
  *     collect it once and share it; larger ones hash-partition both sides
  *     ({@code hash_join_collect_left_max_rows})
+ * @param distributed the {@code distributed.*} settings, used when the session has workers
+ * @param explainFormat how {@code EXPLAIN} renders a distributed plan ({@code explain_format}: text or dot)
  */
-public record SessionSettings(int targetPartitions, int batchSize, long memoryLimit, long collectLeftMaxRows) {
-    /** The names {@code SET} accepts. */
-    public static final List<String> NAMES = List.of("target_partitions", "batch_size", "memory_limit", "hash_join_collect_left_max_rows");
+public record SessionSettings(int targetPartitions, int batchSize, long memoryLimit, long collectLeftMaxRows, DistributedSettings distributed,
+        ExplainFormat explainFormat) {
+    /** The names {@code SET} accepts, besides {@code distributed.*} ({@link DistributedSettings#NAMES}). */
+    public static final List<String> NAMES = List.of("target_partitions", "batch_size", "memory_limit", "hash_join_collect_left_max_rows",
+            "explain_format");
+
+    /** How EXPLAIN shows a distributed plan: indented text, or Graphviz DOT. */
+    public enum ExplainFormat {
+        TEXT, DOT
+    }
 
     public SessionSettings {
+        requireNonNull(distributed, "distributed is null");
+        requireNonNull(explainFormat, "explainFormat is null");
         if (targetPartitions < 1) {
             throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "target_partitions must be at least 1, not " + targetPartitions);
         }
@@ -42,17 +55,41 @@ public record SessionSettings(int targetPartitions, int batchSize, long memoryLi
         this(targetPartitions, batchSize, memoryLimit, PhysicalPlannerOptions.DEFAULT_COLLECT_LEFT_MAX_ROWS);
     }
 
+    /** Settings with the default distributed settings and text EXPLAIN. */
+    public SessionSettings(int targetPartitions, int batchSize, long memoryLimit, long collectLeftMaxRows) {
+        this(targetPartitions, batchSize, memoryLimit, collectLeftMaxRows, DistributedSettings.defaults(), ExplainFormat.TEXT);
+    }
+
+    public SessionSettings withDistributed(DistributedSettings settings) {
+        return new SessionSettings(targetPartitions, batchSize, memoryLimit, collectLeftMaxRows, settings, explainFormat);
+    }
+
     /** A copy with setting {@code name} (case-insensitive) parsed from {@code value}. */
     public SessionSettings with(String name, String value) {
         String key = name.toLowerCase(Locale.ROOT);
+        if (DistributedSettings.isDistributed(key)) {
+            return withDistributed(distributed.with(key, value));
+        }
         return switch (key) {
-            case "target_partitions" -> new SessionSettings(parseInt(key, value), batchSize, memoryLimit, collectLeftMaxRows);
-            case "batch_size" -> new SessionSettings(targetPartitions, parseInt(key, value), memoryLimit, collectLeftMaxRows);
-            case "memory_limit" -> new SessionSettings(targetPartitions, batchSize, parseMemoryLimit(value), collectLeftMaxRows);
-            case "hash_join_collect_left_max_rows" -> new SessionSettings(targetPartitions, batchSize, memoryLimit, parseInt(key, value));
+            case "target_partitions" -> new SessionSettings(parseInt(key, value), batchSize, memoryLimit, collectLeftMaxRows, distributed, explainFormat);
+            case "batch_size" -> new SessionSettings(targetPartitions, parseInt(key, value), memoryLimit, collectLeftMaxRows, distributed, explainFormat);
+            case "memory_limit" -> new SessionSettings(targetPartitions, batchSize, parseMemoryLimit(value), collectLeftMaxRows, distributed, explainFormat);
+            case "hash_join_collect_left_max_rows" -> new SessionSettings(targetPartitions, batchSize, memoryLimit, parseInt(key, value), distributed,
+                    explainFormat);
+            case "explain_format" -> new SessionSettings(targetPartitions, batchSize, memoryLimit, collectLeftMaxRows, distributed,
+                    parseExplainFormat(value));
             default -> throw new QuiverException(ErrorCode.INVALID_CONFIGURATION,
-                    "Unknown setting '" + name + "'; valid settings are " + String.join(", ", NAMES));
+                    "Unknown setting '" + name + "'; valid settings are " + String.join(", ", NAMES) + " and distributed.* ("
+                    + String.join(", ", DistributedSettings.NAMES) + ")");
         };
+    }
+
+    private static ExplainFormat parseExplainFormat(String value) {
+        try {
+            return ExplainFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "explain_format must be text or dot, not '" + value + "'");
+        }
     }
 
     private static int parseInt(String name, String value) {

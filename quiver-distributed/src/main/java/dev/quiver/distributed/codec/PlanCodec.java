@@ -52,6 +52,8 @@ public final class PlanCodec {
         BuiltinExprCodecs.all().forEach(registry::addExpr);
         OperatorCodecs.all().forEach(registry::addNode);
         SourceCodecs.all().forEach(registry::addNode);
+        FileScanCodecs.all().forEach(registry::addNode);
+        DistributedCodecs.all().forEach(registry::addNode);
         builder.exprCodecs.forEach(registry::addExpr);
         builder.nodeCodecs.forEach(registry::addNode);
         this.services = Map.copyOf(builder.services);
@@ -142,6 +144,8 @@ public final class PlanCodec {
             BuiltinExprCodecs.all().forEach(check::addExpr);
             OperatorCodecs.all().forEach(check::addNode);
             SourceCodecs.all().forEach(check::addNode);
+            FileScanCodecs.all().forEach(check::addNode);
+            DistributedCodecs.all().forEach(check::addNode);
         }
 
         /** Adds a codec for a custom plan node; its type name and class must not be registered yet. */

@@ -45,6 +45,7 @@ final class SourceCodecs {
                             ArrayNode projection = out.putArray("projection");
                             n.projection().forEach(projection::add);
                             out.put("partitions", n.outputPartitioning().partitionCount());
+                            out.put("firstPart", n.firstPart()).put("totalParts", n.totalParts());
                         },
                         SourceCodecs::decodeTpch));
     }
@@ -72,6 +73,8 @@ final class SourceCodecs {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "TPC-H table " + table + " did not rescan into " + partitions
                     + " partitions: " + scan.displayLine());
         }
-        return tpch;
+        int firstPart = in.path("firstPart").asInt(0);
+        int totalParts = in.path("totalParts").asInt(partitions);
+        return firstPart == 0 && totalParts == partitions ? tpch : tpch.withParts(firstPart, partitions, totalParts);
     }
 }

@@ -1,5 +1,7 @@
 package dev.quiver.engine.execution;
 
+import static java.util.Objects.requireNonNull;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -34,4 +36,23 @@ public interface BatchStream extends AutoCloseable {
     /** Releases all resources; idempotent. */
     @Override
     void close();
+
+    /** A stream of no batches. */
+    static BatchStream empty(Schema schema) {
+        requireNonNull(schema, "schema is null");
+        return new BatchStream() {
+            @Override
+            public Schema schema() {
+                return schema;
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                return null;
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
 }

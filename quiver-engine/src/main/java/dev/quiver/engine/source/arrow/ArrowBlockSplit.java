@@ -18,8 +18,8 @@ import java.util.Optional;
  * @param bodyBytes bytes of the batch's body (its buffers), about its size in memory
  * @param nullCounts NULLs of each table column in this batch, from the batch's metadata
  */
-record ArrowBlockSplit(Path file, int index, long rowCount, long bodyBytes, long[] nullCounts) {
-    ArrowBlockSplit {
+public record ArrowBlockSplit(Path file, int index, long rowCount, long bodyBytes, long[] nullCounts) {
+    public ArrowBlockSplit {
         requireNonNull(file, "file is null");
         requireNonNull(nullCounts, "nullCounts is null");
     }

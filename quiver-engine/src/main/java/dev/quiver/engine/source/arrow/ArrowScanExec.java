@@ -32,7 +32,11 @@ public final class ArrowScanExec extends AbstractExecutionPlan {
     private final List<List<ArrowBlockSplit>> partitions;
     private final int fileCount;
 
-    ArrowScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<ArrowBlockSplit>> partitions, int fileCount) {
+    /**
+     * A scan of {@code partitions} (each a list of whole record batches) of a table of
+     * {@code fileCount} files. Public so that plan codecs and the distributed planner can rebuild it.
+     */
+    public ArrowScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<ArrowBlockSplit>> partitions, int fileCount) {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
@@ -46,6 +50,24 @@ public final class ArrowScanExec extends AbstractExecutionPlan {
 
     public String tableName() {
         return tableName;
+    }
+
+    /** This scan reading other record batches (a task's share), with the same table and projection. */
+    public ArrowScanExec withPartitions(List<List<ArrowBlockSplit>> partitions) {
+        return new ArrowScanExec(tableName, tableSchema, projection, partitions, fileCount);
+    }
+
+    public Schema tableSchema() {
+        return tableSchema;
+    }
+
+    /** The record batches of each partition. */
+    public List<List<ArrowBlockSplit>> partitions() {
+        return partitions;
+    }
+
+    public int fileCount() {
+        return fileCount;
     }
 
     /** The table's column indexes this scan produces, in order. */

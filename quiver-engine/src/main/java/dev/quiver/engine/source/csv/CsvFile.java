@@ -19,14 +19,14 @@ import java.nio.file.StandardOpenOption;
  * @param start first byte of the range
  * @param end the byte after the range
  */
-record CsvFile(Path path, long start, long end) {
+public record CsvFile(Path path, long start, long end) {
     static final int BUFFER_SIZE = 1 << 20;
 
-    CsvFile {
+    public CsvFile {
         requireNonNull(path, "path is null");
     }
 
-    long bytes() {
+    public long bytes() {
         return end - start;
     }
 

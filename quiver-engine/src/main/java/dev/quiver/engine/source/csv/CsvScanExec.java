@@ -34,7 +34,11 @@ public final class CsvScanExec extends AbstractExecutionPlan {
     private final List<List<CsvFile>> partitions;
     private final double bytesPerRow;
 
-    CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow) {
+    /**
+     * A scan of {@code partitions} (each a list of file byte ranges); {@code bytesPerRow} estimates
+     * rows from bytes. Public so that plan codecs and the distributed planner can rebuild it.
+     */
+    public CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow) {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
@@ -48,6 +52,24 @@ public final class CsvScanExec extends AbstractExecutionPlan {
 
     public String tableName() {
         return tableName;
+    }
+
+    /** This scan reading other byte ranges (a task's share), with the same table and projection. */
+    public CsvScanExec withPartitions(List<List<CsvFile>> partitions) {
+        return new CsvScanExec(tableName, tableSchema, projection, partitions, bytesPerRow);
+    }
+
+    public Schema tableSchema() {
+        return tableSchema;
+    }
+
+    /** The file byte ranges of each partition. */
+    public List<List<CsvFile>> partitions() {
+        return partitions;
+    }
+
+    public double bytesPerRow() {
+        return bytesPerRow;
     }
 
     public List<Integer> projection() {

@@ -7,15 +7,17 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.files.DataFiles;
 import dev.quiver.engine.source.files.SplitAssigner;
+import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -45,16 +47,18 @@ public final class CsvTable implements TableSource {
     private final List<CsvFile> files;
     private final double bytesPerRow;
     private final Statistics statistics;
+    private final List<List<Integer>> uniqueKeys;
 
-    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, double bytesPerRow) {
+    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, double bytesPerRow, Sample sample) {
         this.name = name;
+        this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
         this.schema = schema;
         this.files = List.copyOf(files);
         this.bytesPerRow = bytesPerRow;
         long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
-        this.statistics = new Statistics(Estimate.inexact(estimateRows(bytes)), Estimate.inexact(bytes),
-                Collections.nCopies(schema.getFields().size(), ColumnStatistics.unknown()));
+        long rows = estimateRows(bytes);
+        this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), sample.columnStatistics(rows));
     }
 
     /**
@@ -76,6 +80,7 @@ public final class CsvTable implements TableSource {
         List<CsvFile> files = new ArrayList<>(paths.size());
         Schema tableSchema = null;
         double bytesPerRow = 0;
+        Sample tableSample = null;
         boolean splittable = true;
         for (Path file : paths) {
             try (CsvRowReader reader = CsvFile.open(file)) {
@@ -83,6 +88,7 @@ public final class CsvTable implements TableSource {
                 if (tableSchema == null) {
                     Sample sample = sample(reader, header.size());
                     bytesPerRow = sample.bytesPerRow();
+                    tableSample = sample;
                     // a quoted line break would make a line start inside a field: such files are read whole
                     splittable = !reader.sawQuotedLineBreak();
                     tableSchema = schema.orElseGet(() -> new Schema(CsvSchemaInference.infer(CsvSchemaInference.columnNames(header), sample.columns())));
@@ -99,7 +105,7 @@ public final class CsvTable implements TableSource {
                 files.add(new CsvFile(file, size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges));
             }
         }
-        return new CsvTable(name, path, tableSchema, files, bytesPerRow);
+        return new CsvTable(name, path, tableSchema, files, bytesPerRow, tableSample);
     }
 
     private static List<String> header(CsvRowReader reader) {
@@ -111,7 +117,19 @@ public final class CsvTable implements TableSource {
         return header.stream().map(value -> value == null ? "" : value).toList();
     }
 
-    private record Sample(List<List<String>> columns, double bytesPerRow) {}
+    private record Sample(List<List<String>> columns, double bytesPerRow) {
+        /** Distinct counts where the sample shows them ({@link DistinctEstimator#fromSample}); NULL counts stay unknown. */
+        List<ColumnStatistics> columnStatistics(long tableRows) {
+            List<ColumnStatistics> statistics = new ArrayList<>(columns.size());
+            for (List<String> values : columns) {
+                long nonNull = values.stream().filter(Objects::nonNull).count();
+                long distinct = values.stream().filter(Objects::nonNull).distinct().count();
+                long tableNonNull = values.isEmpty() ? tableRows : Math.round((double) tableRows * nonNull / values.size());
+                statistics.add(ColumnStatistics.unknown().withDistinctCount(DistinctEstimator.fromSample(distinct, nonNull, tableNonNull)));
+            }
+            return statistics;
+        }
+    }
 
     private static Sample sample(CsvRowReader reader, int columnCount) {
         List<List<String>> columns = new ArrayList<>(columnCount);
@@ -168,6 +186,12 @@ public final class CsvTable implements TableSource {
     @Override
     public Schema schema() {
         return schema;
+    }
+
+    /** The keys declared in the table directory's {@value TableProperties#FILE_NAME}, if any. */
+    @Override
+    public List<List<Integer>> uniqueKeys() {
+        return uniqueKeys;
     }
 
     @Override

@@ -39,7 +39,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * one file per generator part ({@code DIR/<table>/<table>.<ext>} when a table has one part); data
  * files an earlier run left in those directories are removed first. Files are written concurrently by {@code parallelism} tasks on a
  * {@link QuiverExecutor}, the largest tables first. Each file's record batches (Arrow) or row
- * groups (Parquet, {@link ParquetWriteOptions#defaults()}) hold {@value #BATCH_ROWS} rows.
+ * groups (Parquet, {@link ParquetWriteOptions#defaults()}) hold {@value #BATCH_ROWS} rows. Each
+ * table directory also gets a {@link TableProperties} file declaring the table's TPC-H primary key,
+ * which every file format's table reads back.
  */
 public final class TpchDatasetWriter {
     /** Rows per generated batch: one Arrow record batch, a scan split of the written files. */
@@ -75,6 +77,9 @@ public final class TpchDatasetWriter {
             int parts = scan.outputPartitioning().partitionCount();
             Path tableDirectory = directory.resolve(name);
             prepareDirectory(tableDirectory);
+            if (!table.uniqueKeys().isEmpty()) {
+                TableProperties.writeUniqueKeys(tableDirectory, table.schema(), table.uniqueKeys());
+            }
             for (int part = 0; part < parts; part++) {
                 String fileName = parts == 1 ? name + format.extension() : String.format("part-%05d%s", part, format.extension());
                 tasks.add(new FileTask(name, scan, part, tableDirectory.resolve(fileName),

@@ -15,15 +15,15 @@ import java.util.List;
  * @param columns statistics of each table column in this row group, from the footer
  * @param columnBytes uncompressed bytes of each table column's chunk
  */
-record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
-    ParquetRowGroup {
+public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
+    public ParquetRowGroup {
         requireNonNull(file, "file is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(columnBytes, "columnBytes is null");
     }
 
     /** Uncompressed bytes of the given table columns (all columns when empty). */
-    long bytes(List<Integer> projection) {
+    public long bytes(List<Integer> projection) {
         long sum = 0;
         for (int column : projection) {
             sum += columnBytes[column];

@@ -37,12 +37,18 @@ public final class ParquetScanExec extends AbstractExecutionPlan {
     private final List<PhysicalExpr> filters;
     private final int fileCount;
     private final int rowGroupsTotal;
+    private final Schema tableSchema;
     private final AtomicLong rowGroupsRead = new AtomicLong();
 
-    ParquetScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<ParquetRowGroup>> partitions,
+    /**
+     * A scan of {@code partitions} (each a list of whole row groups) of a table; {@code filters} are
+     * the pushed-down pruning hints, {@code fileCount} and {@code rowGroupsTotal} describe the whole
+     * table for display. Public so that plan codecs and the distributed planner can rebuild it.
+     */
+    public ParquetScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<ParquetRowGroup>> partitions,
             List<PhysicalExpr> filters, int fileCount, int rowGroupsTotal) {
         this.tableName = requireNonNull(tableName, "tableName is null");
-        requireNonNull(tableSchema, "tableSchema is null");
+        this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
         this.partitions = requireNonNull(partitions, "partitions is null").stream().map(List::copyOf).toList();
         this.filters = List.copyOf(requireNonNull(filters, "filters is null"));
@@ -56,6 +62,32 @@ public final class ParquetScanExec extends AbstractExecutionPlan {
 
     public String tableName() {
         return tableName;
+    }
+
+    /** This scan reading other row groups (a task's share), with the same table, projection and filters. */
+    public ParquetScanExec withPartitions(List<List<ParquetRowGroup>> partitions) {
+        return new ParquetScanExec(tableName, tableSchema, projection, partitions, filters, fileCount, rowGroupsTotal);
+    }
+
+    public Schema tableSchema() {
+        return tableSchema;
+    }
+
+    /** The row groups of each partition. */
+    public List<List<ParquetRowGroup>> partitions() {
+        return partitions;
+    }
+
+    public List<PhysicalExpr> filters() {
+        return filters;
+    }
+
+    public int fileCount() {
+        return fileCount;
+    }
+
+    public int rowGroupsTotal() {
+        return rowGroupsTotal;
     }
 
     /** The table's column indexes this scan produces, in order. */

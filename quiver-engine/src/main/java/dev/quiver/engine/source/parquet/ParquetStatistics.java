@@ -16,10 +16,16 @@ import org.apache.parquet.io.api.Binary;
 final class ParquetStatistics {
     private ParquetStatistics() {}
 
-    /** Statistics of one column chunk; min and max in Quiver's value representation. */
-    static ColumnStatistics of(Statistics<?> stats, ParquetColumn column, long rowCount) {
+    /**
+     * Statistics of one column chunk; min and max in Quiver's value representation.
+     *
+     * @param dictionaryValues the number of values in the chunk's dictionary when every data page
+     *     is dictionary-encoded, an inexact count when the writer fell back to plain pages (many
+     *     distinct values), absent when the chunk has no dictionary
+     */
+    static ColumnStatistics of(Statistics<?> stats, ParquetColumn column, long rowCount, Estimate dictionaryValues) {
         if (stats == null || stats.isEmpty()) {
-            return ColumnStatistics.unknown();
+            return ColumnStatistics.unknown().withDistinctCount(dictionaryValues.toInexact());
         }
         Estimate nulls = stats.isNumNullsSet() ? Estimate.exact(stats.getNumNulls()) : Estimate.absent();
         if (!stats.hasNonNullValue()) {
@@ -28,12 +34,14 @@ final class ParquetStatistics {
         }
         Object min = value(stats.genericGetMin(), column);
         Object max = value(stats.genericGetMax(), column);
+        // a dictionary may hold values no row uses (writers that store an Arrow dictionary as is)
+        Estimate distinct = dictionaryValues.toInexact();
         if (min == null || max == null) {
-            return new ColumnStatistics(nulls, Estimate.absent(), Optional.empty(), Optional.empty(), false);
+            return new ColumnStatistics(nulls, distinct, Optional.empty(), Optional.empty(), false);
         }
         // string bounds may be truncated by the writer: still bounds, but not values
         boolean exact = column.kind() != ValueKind.STRING;
-        return new ColumnStatistics(nulls, Estimate.absent(), Optional.of(min), Optional.of(max), exact);
+        return new ColumnStatistics(nulls, distinct, Optional.of(min), Optional.of(max), exact);
     }
 
     private static Object value(Object raw, ParquetColumn column) {
@@ -67,7 +75,7 @@ final class ParquetStatistics {
                 total = total == null ? part : merge(total, part);
             }
             merged.add(total == null ? new ColumnStatistics(Estimate.exact(0), Estimate.exact(0), Optional.empty(), Optional.empty(), true)
-                    : total.withDistinctCount(Estimate.absent()));
+                    : total.withDistinctCount(ParquetDistinctCounts.estimate(rowGroups, column, total)));
         }
         return merged;
     }

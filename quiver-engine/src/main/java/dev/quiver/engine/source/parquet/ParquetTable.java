@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
@@ -38,9 +39,11 @@ public final class ParquetTable implements TableSource {
     private final List<Path> files;
     private final List<ParquetRowGroup> rowGroups;
     private final Statistics statistics;
+    private final List<List<Integer>> uniqueKeys;
 
     private ParquetTable(String name, Path path, Schema schema, List<Path> files, List<ParquetRowGroup> rowGroups) {
         this.name = name;
+        this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
         this.schema = schema;
         this.files = List.copyOf(files);
@@ -74,8 +77,9 @@ public final class ParquetTable implements TableSource {
                 schema = unify(schema, fileSchema, files.get(0), file);
             }
             List<BlockMetaData> blocks = footer.getBlocks();
+            List<Estimate[]> dictionaries = ParquetDictionaries.sizes(file, blocks, columns.size());
             for (int index = 0; index < blocks.size(); index++) {
-                rowGroups.add(rowGroup(file, index, blocks.get(index), columns));
+                rowGroups.add(rowGroup(file, index, blocks.get(index), columns, dictionaries.get(index)));
             }
         }
         return new ParquetTable(name, path, schema, files, rowGroups);
@@ -134,13 +138,13 @@ public final class ParquetTable implements TableSource {
         return new Schema(unified);
     }
 
-    private static ParquetRowGroup rowGroup(Path file, int index, BlockMetaData block, List<ParquetColumn> columns) {
+    private static ParquetRowGroup rowGroup(Path file, int index, BlockMetaData block, List<ParquetColumn> columns, Estimate[] dictionaries) {
         List<ColumnStatistics> stats = new ArrayList<>(columns.size());
         long[] bytes = new long[columns.size()];
         List<ColumnChunkMetaData> chunks = block.getColumns();
         for (int c = 0; c < columns.size(); c++) {
             ColumnChunkMetaData chunk = chunks.get(c);
-            stats.add(ParquetStatistics.of(chunk.getStatistics(), columns.get(c), block.getRowCount()));
+            stats.add(ParquetStatistics.of(chunk.getStatistics(), columns.get(c), block.getRowCount(), dictionaries[c]));
             bytes[c] = chunk.getTotalUncompressedSize();
         }
         return new ParquetRowGroup(file, index, block.getRowCount(), stats, bytes);
@@ -167,6 +171,12 @@ public final class ParquetTable implements TableSource {
     @Override
     public Schema schema() {
         return schema;
+    }
+
+    /** The keys declared in the table directory's {@value TableProperties#FILE_NAME}, if any. */
+    @Override
+    public List<List<Integer>> uniqueKeys() {
+        return uniqueKeys;
     }
 
     @Override

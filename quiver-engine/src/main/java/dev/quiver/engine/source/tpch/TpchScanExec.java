@@ -23,28 +23,43 @@ import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Leaf that generates a TPC-H table: the table is generated in as many parts as the scan has
- * partitions, and partition {@code p} generates part {@code p + 1} on the thread that pulls it,
- * writing only the projected columns. With a catalog cache, it copies the part's kept columns
- * instead (see {@link TpchDataCache}).
+ * Leaf that generates a TPC-H table: the table is generated in {@code totalParts} parts, and
+ * partition {@code p} generates part {@code firstPart + p + 1} on the thread that pulls it,
+ * writing only the projected columns (a partition past the last part is empty). A scan from the
+ * catalog reads every part ({@code firstPart = 0}, as many parts as partitions); the distributed
+ * planner gives each task a {@linkplain #withParts share}. With a catalog cache, it copies the
+ * part's kept columns instead (see {@link TpchDataCache}).
  */
 public final class TpchScanExec extends AbstractExecutionPlan {
     private final TpchTableDef<? extends TpchEntity> table;
     private final double scaleFactor;
     private final List<Integer> projection;
     private final int partCount;
+    private final int firstPart;
+    private final int totalParts;
     private final Schema schema;
     private final Optional<TpchDataCache> cache;
 
     TpchScanExec(TpchTableDef<? extends TpchEntity> table, double scaleFactor, List<Integer> projection, int partCount,
             Optional<TpchDataCache> cache) {
+        this(table, scaleFactor, projection, partCount, 0, partCount, cache);
+    }
+
+    private TpchScanExec(TpchTableDef<? extends TpchEntity> table, double scaleFactor, List<Integer> projection, int partCount, int firstPart,
+            int totalParts, Optional<TpchDataCache> cache) {
         this.table = requireNonNull(table, "table is null");
         this.cache = requireNonNull(cache, "cache is null");
         this.scaleFactor = scaleFactor;
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
         this.partCount = partCount;
+        this.firstPart = firstPart;
+        this.totalParts = totalParts;
         if (partCount < 1) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "TpchScanExec needs at least one partition: " + partCount);
+        }
+        if (firstPart < 0 || totalParts < 1) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "TpchScanExec parts start at " + firstPart + " of " + totalParts
+                    + "; expected a first part >= 0 of at least one part");
         }
         for (int index : this.projection) {
             if (index < 0 || index >= table.columns().size()) {
@@ -53,6 +68,25 @@ public final class TpchScanExec extends AbstractExecutionPlan {
             }
         }
         this.schema = new Schema(this.projection.stream().map(i -> table.columns().get(i).field()).toList());
+    }
+
+    /**
+     * This scan reading parts {@code [firstPart, firstPart + partitions)} (0-based) of the table
+     * generated in {@code totalParts} parts, one part per partition. A fixed-size table (nation,
+     * region) is always generated in one part, whatever {@code totalParts} says.
+     */
+    public TpchScanExec withParts(int firstPart, int partitions, int totalParts) {
+        return new TpchScanExec(table, scaleFactor, projection, partitions, firstPart, table.partCount(totalParts), cache);
+    }
+
+    /** The 0-based part this scan's partition 0 generates. */
+    public int firstPart() {
+        return firstPart;
+    }
+
+    /** How many parts the table is generated in. */
+    public int totalParts() {
+        return totalParts;
     }
 
     public String tableName() {
@@ -100,12 +134,24 @@ public final class TpchScanExec extends AbstractExecutionPlan {
     public Statistics partitionStatistics(OptionalInt partition) {
         Statistics whole = TpchStatistics.of(table, scaleFactor);
         List<ColumnStatistics> columns = projection.stream().map(whole.columns()::get).toList();
-        Estimate rows = partition.isPresent()
-                ? table.rowCounter().rows(scaleFactor, checkedPart(partition.getAsInt()), partCount)
-                : whole.rowCount();
+        boolean readsEveryPart = firstPart == 0 && partCount >= totalParts;
+        Estimate rows;
+        if (partition.isPresent()) {
+            int part = checkedPart(partition.getAsInt());
+            rows = part > totalParts ? Estimate.exact(0) : table.rowCounter().rows(scaleFactor, part, totalParts);
+        } else if (readsEveryPart) {
+            rows = whole.rowCount();
+        } else {
+            rows = Estimate.exact(0);
+            for (int part = firstPart + 1; part <= Math.min(totalParts, firstPart + partCount); part++) {
+                rows = rows.plus(table.rowCounter().rows(scaleFactor, part, totalParts));
+            }
+        }
         long width = projection.stream().mapToLong(i -> table.columns().get(i).averageWidth()).sum();
         Estimate bytes = rows.isKnown() ? Estimate.inexact(rows.value() * width) : Estimate.absent();
-        if (partition.isPresent() && partCount > 1) {
+        // a part, or a task's share of the parts, has the table's column statistics only as bounds
+        boolean wholeTable = readsEveryPart && (partition.isEmpty() || totalParts == 1);
+        if (!wholeTable) {
             columns = columns.stream().map(ColumnStatistics::toInexact).toList();
         }
         return new Statistics(rows, bytes, columns);
@@ -113,31 +159,33 @@ public final class TpchScanExec extends AbstractExecutionPlan {
 
     private int checkedPart(int partition) {
         checkPartition(partition);
-        return partition + 1;
+        return firstPart + partition + 1;
     }
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
-        checkPartition(partition);
-        return new MeteredBatchStream(stream(table, partition + 1, context), metrics().partition(partition), context);
+        int part = checkedPart(partition);
+        BatchStream stream = part > totalParts ? BatchStream.empty(schema) : stream(table, part, partition, context);
+        return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }
 
-    private <E extends TpchEntity> BatchStream stream(TpchTableDef<E> def, int part, TaskContext context) {
+    private <E extends TpchEntity> BatchStream stream(TpchTableDef<E> def, int part, int partition, TaskContext context) {
         List<TpchColumnDef<E>> columns = projection.stream().map(def.columns()::get).toList();
-        PartitionMetrics metrics = metrics().partition(part - 1);
+        PartitionMetrics metrics = metrics().partition(partition);
         Supplier<BatchStream> generate = () -> new TpchPartitionStream<>(schema, columns,
-                () -> def.generate(scaleFactor, part, partCount).iterator(), context.allocator(), context.batchSize(), metrics);
+                () -> def.generate(scaleFactor, part, totalParts).iterator(), context.allocator(), context.batchSize(), metrics);
         if (cache.isEmpty()) {
             return generate.get();
         }
         return new CachedPartitionStream(schema, projection,
-                () -> cache.get().part(def, scaleFactor, part, partCount, projection, context.batchSize(), metrics).orElse(null),
+                () -> cache.get().part(def, scaleFactor, part, totalParts, projection, context.batchSize(), metrics).orElse(null),
                 generate, context.allocator(), metrics);
     }
 
     @Override
     public String displayLine() {
         return "TpchScanExec: table=" + table.name() + ", sf=" + scaleFactor + ", partitions=" + partCount
+                + (firstPart == 0 && totalParts == partCount ? "" : ", parts=[" + firstPart + ", " + (firstPart + partCount) + ") of " + totalParts)
                 + (cache.isPresent() ? ", cached" : "") + ", projection=[" + schema.getFields().stream().map(f -> f.getName()).collect(Collectors.joining(", ")) + "]";
     }
 }

@@ -53,6 +53,27 @@ class PartitionHashTest {
     }
 
     @Test
+    void anInt32AndAnInt64KeyOfEqualValueGoToTheSamePartition() {
+        // a shuffle's producers may see a key as INT on one side and BIGINT on the other
+        List<List<Object>> ints = new ArrayList<>();
+        List<List<Object>> longs = new ArrayList<>();
+        for (int i = -50; i < 200; i += 3) {
+            ints.add(Arrays.asList(i));
+            longs.add(Arrays.asList((long) i));
+        }
+        Schema intSchema = new Schema(List.of(QuiverTypes.field("k", QuiverTypes.INT32, true)));
+        Schema longSchema = new Schema(List.of(QuiverTypes.field("k", QuiverTypes.INT64, true)));
+        try (VectorSchemaRoot intBatch = Batches.fromRows(intSchema, ints, allocator);
+                VectorSchemaRoot longBatch = Batches.fromRows(longSchema, longs, allocator)) {
+            for (int partitions : new int[] {2, 6, 12, 7}) {
+                int[] fromInts = PartitionHash.partitions(intBatch.getFieldVectors(), intBatch.getRowCount(), partitions);
+                assertThat(fromInts).containsExactly(PartitionHash.partitions(longBatch.getFieldVectors(), longBatch.getRowCount(), partitions));
+                assertThat(Arrays.stream(fromInts).distinct().count()).as("rows spread over the %d partitions", partitions).isEqualTo(partitions);
+            }
+        }
+    }
+
+    @Test
     void decimalsOfAnyScaleHashAlike() {
         long[] scale2 = vectorHashes(QuiverTypes.decimal(15, 2), rows(new BigDecimal("1.50"), new BigDecimal("2.00"), new BigDecimal("-0.10"), new BigDecimal("0.00")));
         long[] scale1 = vectorHashes(QuiverTypes.decimal(10, 1), rows(new BigDecimal("1.5"), new BigDecimal("2.0"), new BigDecimal("-0.1"), new BigDecimal("0.0")));

@@ -8,6 +8,7 @@ import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
+import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.testing.TestingContext;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,12 +70,38 @@ class TpchDatasetWriterTest {
         assertThat(testing.rows(lineitem.scan(new ScanRequest(Optional.of(List.of()), List.of(), 2)))).hasSize(60_175);
     }
 
+    /** The optimizer's inputs: the TPC-H primary keys (declared by the writer) and distinct counts of low-cardinality columns. */
+    @ParameterizedTest
+    @EnumSource(FileFormat.class)
+    void tablesCarryTheirPrimaryKeysAndDistinctEstimates(FileFormat format) {
+        write(format, 3);
+        for (String table : tpch.tableNames()) {
+            assertThat(open(table, format).uniqueKeys()).as(table).isEqualTo(tpch.table(table).orElseThrow().uniqueKeys());
+        }
+        assertThat(open("lineitem", format).uniqueKeys()).containsExactly(List.of(0, 3));
+        TableSource customer = open("customer", format);
+        int nationKey = customer.schema().getFields().indexOf(customer.schema().findField("c_nationkey"));
+        assertThat(customer.statistics().columns().get(nationKey).distinctCount()).isEqualTo(Estimate.inexact(25));
+    }
+
+    @Test
+    void aKeyOnAMissingColumnNamesThePropertiesFile() throws IOException {
+        write(FileFormat.PARQUET, 1);
+        Path properties = directory.resolve("nation").resolve(TableProperties.FILE_NAME);
+        Files.writeString(properties, "unique_keys=n_nationkey;n_name,n_planet\n");
+        assertThatThrownBy(() -> open("nation", FileFormat.PARQUET)).isInstanceOf(QuiverException.class)
+                .hasMessageContaining(properties.toString()).hasMessageContaining("'n_planet'");
+        Files.writeString(properties, "unique_keys=N_NAME ; n_nationkey, n_regionkey\n");
+        assertThat(open("nation", FileFormat.PARQUET).uniqueKeys()).containsExactly(List.of(1), List.of(0, 2));
+    }
+
     @Test
     void aSecondRunReplacesTheFirstsFiles() throws IOException {
         write(FileFormat.ARROW, 4);
         write(FileFormat.ARROW, 1);
         try (Stream<Path> files = Files.list(directory.resolve("lineitem"))) {
-            assertThat(files.map(path -> path.getFileName().toString()).toList()).containsExactly("lineitem.arrow");
+            assertThat(files.map(path -> path.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrder("lineitem.arrow", TableProperties.FILE_NAME);
         }
         assertThat(FileFormat.detect(directory.resolve("lineitem"))).isEqualTo(FileFormat.ARROW);
     }

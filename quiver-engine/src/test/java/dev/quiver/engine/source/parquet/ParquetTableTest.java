@@ -13,6 +13,8 @@ import dev.quiver.engine.expr.IsNullExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -60,6 +62,27 @@ class ParquetTableTest {
                 }
             }
         }
+    }
+
+    @Test
+    void distinctCountsAreEstimatedFromDictionariesAndValueRanges() {
+        List<ColumnStatistics> columns = ParquetTable.open("t", dir).statistics().columns();
+        // k: unique and sorted (row groups add up); grp: 7 values in every row group; name: unique
+        // strings, for which the writer drops the dictionary (it would not save space), so unknown
+        assertThat(columns).extracting(ColumnStatistics::distinctCount)
+                .containsExactly(Estimate.inexact(FILES * ROWS_PER_FILE), Estimate.inexact(7), Estimate.absent());
+    }
+
+    @Test
+    void withoutDictionariesOnlyValueRangesGiveDistinctCounts(@TempDir Path plain) {
+        try (TestingContext testing = new TestingContext();
+                VectorSchemaRoot batch = Batches.fromRows(SCHEMA, rows, testing.allocator())) {
+            ParquetFiles.write(SCHEMA, List.of(batch).iterator(), plain.resolve("plain.parquet"),
+                    ParquetWriteOptions.defaults().withRowGroupRows(ROW_GROUP_ROWS).withDictionary(false));
+        }
+        List<ColumnStatistics> columns = ParquetTable.open("t", plain).statistics().columns();
+        assertThat(columns).extracting(ColumnStatistics::distinctCount)
+                .containsExactly(Estimate.inexact(FILES * ROWS_PER_FILE), Estimate.inexact(7), Estimate.absent());
     }
 
     @Test

@@ -1,0 +1,155 @@
+package dev.quiver.distributed.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.distributed.codec.spi.DecodeContext;
+import dev.quiver.distributed.codec.spi.EncodeContext;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.source.arrow.ArrowBlockSplit;
+import dev.quiver.engine.source.arrow.ArrowScanExec;
+import dev.quiver.engine.source.csv.CsvFile;
+import dev.quiver.engine.source.csv.CsvScanExec;
+import dev.quiver.engine.source.parquet.ParquetRowGroup;
+import dev.quiver.engine.source.parquet.ParquetScanExec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Codecs of the file scans (Parquet, Arrow IPC, CSV): the table's schema, the projection and each
+ * partition's split descriptors (row groups, record batches, byte ranges) with what the scan
+ * knows of them, so a worker reads them without re-opening footers. Paths are sent as written:
+ * every worker must see the files at the same paths.
+ */
+final class FileScanCodecs {
+    private FileScanCodecs() {}
+
+    static List<PlanNodeCodec<?>> all() {
+        return List.of(
+                PlanNodeCodec.of("ParquetScanExec", ParquetScanExec.class,
+                        (n, out, c) -> {
+                            common(out, n.tableName(), n.tableSchema(), n.projection(), c);
+                            out.set("filters", c.exprs(n.filters()));
+                            out.put("fileCount", n.fileCount()).put("rowGroupsTotal", n.rowGroupsTotal());
+                            out.set("partitions", partitions(n.partitions(), FileScanCodecs::rowGroup, c));
+                        },
+                        (in, children, c) -> {
+                            OperatorCodecs.none(children, "ParquetScanExec");
+                            return new ParquetScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                                    partitions(c.required(in, "partitions"), FileScanCodecs::rowGroup, c), c.exprs(c.required(in, "filters")),
+                                    c.requiredInt(in, "fileCount"), c.requiredInt(in, "rowGroupsTotal"));
+                        }),
+                PlanNodeCodec.of("ArrowScanExec", ArrowScanExec.class,
+                        (n, out, c) -> {
+                            common(out, n.tableName(), n.tableSchema(), n.projection(), c);
+                            out.put("fileCount", n.fileCount());
+                            out.set("partitions", partitions(n.partitions(), FileScanCodecs::block, c));
+                        },
+                        (in, children, c) -> {
+                            OperatorCodecs.none(children, "ArrowScanExec");
+                            return new ArrowScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                                    partitions(c.required(in, "partitions"), FileScanCodecs::block, c), c.requiredInt(in, "fileCount"));
+                        }),
+                PlanNodeCodec.of("CsvScanExec", CsvScanExec.class,
+                        (n, out, c) -> {
+                            common(out, n.tableName(), n.tableSchema(), n.projection(), c);
+                            out.put("bytesPerRow", n.bytesPerRow());
+                            out.set("partitions", partitions(n.partitions(), FileScanCodecs::range, c));
+                        },
+                        (in, children, c) -> {
+                            OperatorCodecs.none(children, "CsvScanExec");
+                            return new CsvScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                                    partitions(c.required(in, "partitions"), FileScanCodecs::range, c), c.required(in, "bytesPerRow").doubleValue());
+                        }));
+    }
+
+    private static void common(ObjectNode out, String table, Schema tableSchema, List<Integer> projection, EncodeContext c) {
+        out.put("table", table);
+        out.set("tableSchema", c.schema(tableSchema));
+        ArrayNode indexes = out.putArray("projection");
+        projection.forEach(indexes::add);
+    }
+
+    private static List<Integer> projection(JsonNode in, DecodeContext c) {
+        List<Integer> projection = new ArrayList<>();
+        for (JsonNode index : c.required(in, "projection")) {
+            projection.add(index.intValue());
+        }
+        return projection;
+    }
+
+    /** How one split is written and read back. */
+    private interface SplitJson<S> {
+        JsonNode write(S split, EncodeContext c);
+    }
+
+    private static <S> ArrayNode partitions(List<List<S>> partitions, SplitJson<S> write, EncodeContext c) {
+        ArrayNode out = c.arrayNode();
+        for (List<S> partition : partitions) {
+            ArrayNode splits = out.addArray();
+            partition.forEach(split -> splits.add(write.write(split, c)));
+        }
+        return out;
+    }
+
+    private static <S> List<List<S>> partitions(JsonNode in, BiFunction<JsonNode, DecodeContext, S> read, DecodeContext c) {
+        List<List<S>> partitions = new ArrayList<>();
+        for (JsonNode partition : in) {
+            List<S> splits = new ArrayList<>();
+            partition.forEach(split -> splits.add(read.apply(split, c)));
+            partitions.add(splits);
+        }
+        return partitions;
+    }
+
+    private static JsonNode rowGroup(ParquetRowGroup rowGroup, EncodeContext c) {
+        ObjectNode out = c.objectNode();
+        out.put("file", rowGroup.file().toString()).put("index", rowGroup.index()).put("rows", rowGroup.rowCount());
+        out.set("columns", StatisticsJson.columns(rowGroup.columns(), c));
+        ArrayNode bytes = out.putArray("columnBytes");
+        for (long columnBytes : rowGroup.columnBytes()) {
+            bytes.add(columnBytes);
+        }
+        return out;
+    }
+
+    private static ParquetRowGroup rowGroup(JsonNode in, DecodeContext c) {
+        return new ParquetRowGroup(Path.of(c.requiredText(in, "file")), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
+                StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")));
+    }
+
+    private static JsonNode block(ArrowBlockSplit block, EncodeContext c) {
+        ObjectNode out = c.objectNode();
+        out.put("file", block.file().toString()).put("index", block.index()).put("rows", block.rowCount()).put("bodyBytes", block.bodyBytes());
+        ArrayNode nulls = out.putArray("nullCounts");
+        for (long count : block.nullCounts()) {
+            nulls.add(count);
+        }
+        return out;
+    }
+
+    private static ArrowBlockSplit block(JsonNode in, DecodeContext c) {
+        return new ArrowBlockSplit(Path.of(c.requiredText(in, "file")), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
+                c.requiredLong(in, "bodyBytes"), longs(c.required(in, "nullCounts")));
+    }
+
+    private static JsonNode range(CsvFile range, EncodeContext c) {
+        return c.objectNode().put("file", range.path().toString()).put("start", range.start()).put("end", range.end());
+    }
+
+    private static CsvFile range(JsonNode in, DecodeContext c) {
+        return new CsvFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"));
+    }
+
+    private static long[] longs(JsonNode in) {
+        long[] values = new long[in.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.get(i).asLong();
+        }
+        return values;
+    }
+}

@@ -1,0 +1,528 @@
+package dev.quiver.distributed.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskControl;
+import dev.quiver.distributed.task.TaskError;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskListener;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.worker.WorkerClient;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanExecutor;
+import dev.quiver.engine.execution.TaskContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One distributed query on the coordinator: dispatches its stages producers first, runs the head
+ * stage locally, tracks every task's state, ends the query on every worker and collects the final
+ * reports.
+ *
+ * <h2>Life</h2>
+ * <pre>
+ *   NEW --start()--> RUNNING --head finished / failed / closed early / cancel()--> ENDING --all final reports--> DONE
+ * </pre>
+ * {@link #start()} checks the workers, then for each stage in order: closes it (its inputs are
+ * dispatched), sizes it ({@link StageSizer}), and dispatches its tasks (binding their stage inputs to
+ * the producers' workers and their producer head to the consumer's task count). The head stage runs
+ * on the caller's {@link TaskContext}; its stream is the query's result.
+ *
+ * <h2>Ending and metrics finalization (DESIGN §4)</h2>
+ * When the result stream ends, fails or is closed, or the query is cancelled, every task's control
+ * stream is half-closed ({@link TaskControl#endQuery()}); each worker answers with the task's final
+ * state (SKIPPED with empty metrics if it never executed) and completes. {@link #finalPlan()}
+ * completes when every dispatched task has its final report, so it never waits for a task that will
+ * not run. A last-resort watchdog completes it after {@link CoordinatorConfig#finalizationTimeout()}
+ * and counts that in {@code metrics_finalization_timeouts}.
+ *
+ * <h2>Failures</h2>
+ * A task reporting FAILED, or a broken control stream, fails the query with an error naming the stage
+ * and the worker (keeping the task's error code), ends every other task and fails the result stream.
+ * v1 does not retry.
+ */
+public final class DistributedQuery implements AutoCloseable {
+    private enum Phase { NEW, RUNNING, ENDING, DONE }
+
+    private final String queryId;
+    private final DistributedPlan plan;
+    private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
+    private final TaskContext headContext;
+    private final Map<String, String> taskSettings;
+    private final CoordinatorConfig config;
+    private final CoordinatorMetrics metrics;
+    private final StageSizer sizer;
+    private final QueryEvents events;
+    private final Object lock = new Object();
+    private final Map<TaskId, TrackedTask> tasks = new LinkedHashMap<>();
+    private final CompletableFuture<FinalPlan> finalPlan = new CompletableFuture<>();
+    private Phase phase = Phase.NEW;
+    private Outcome outcome;
+    private QuiverException failure;
+    private boolean cancelled;
+    private ExecutionPlan headPlan;
+
+    DistributedQuery(String queryId, DistributedPlan plan, List<WorkerClient> workers, TaskContext headContext, Map<String, String> taskSettings,
+            CoordinatorConfig config, CoordinatorMetrics metrics, StageSizer sizer, QueryEvents events) {
+        this.queryId = requireNonNull(queryId, "queryId is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
+        this.headContext = requireNonNull(headContext, "headContext is null");
+        this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.config = requireNonNull(config, "config is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        this.sizer = requireNonNull(sizer, "sizer is null");
+        this.events = requireNonNull(events, "events is null");
+    }
+
+    public String queryId() {
+        return queryId;
+    }
+
+    /** The plan as the planner made it. */
+    public DistributedPlan plan() {
+        return plan;
+    }
+
+    /**
+     * Checks the workers, dispatches every stage and starts the head stage; returns the query's
+     * result stream. May be called once.
+     *
+     * @throws QuiverException WORKER_UNREACHABLE, WORKER_VERSION_MISMATCH, or the error of a task that could not be started
+     */
+    public BatchStream start() {
+        synchronized (lock) {
+            if (phase != Phase.NEW) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "distributed query " + queryId + " was already started");
+            }
+            phase = Phase.RUNNING;
+        }
+        metrics.queryStarted();
+        try {
+            WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
+            Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
+            List<Stage> stages = plan.stages();
+            for (int index = 0; index < stages.size() && !isEnding(); index++) {
+                Stage stage = closeStage(stages.get(index));
+                Stage sized = sizeStage(stage);
+                if (sized.isHead()) {
+                    headPlan = StageBinding.bind(sized.plan(), queryId, 0, placed);
+                    events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
+                } else {
+                    placed.put(sized.stageId(), dispatchStage(sized, index, placed));
+                }
+            }
+            QuiverException early = failureOrCancel();
+            if (early != null) {
+                throw early;
+            }
+            return new HeadStageStream(PlanExecutor.executeAll(headPlan, headContext), this);
+        } catch (RuntimeException e) {
+            QuiverException error = failureOrCancel() != null ? failureOrCancel() : asQuiver(e, "Starting distributed query " + queryId);
+            recordFailure(error);
+            queryEnded(cancelled ? Outcome.CANCELLED : Outcome.FAILED, error);
+            endTasks();
+            throw error;
+        }
+    }
+
+    private Stage closeStage(Stage stage) {
+        events.emit(new QueryEvent.StageClosed(queryId, stage.stageId(), stage.inputStageIds()));
+        return stage;
+    }
+
+    private Stage sizeStage(Stage closed) {
+        Stage sized = sizer.size(plan, closed);
+        events.emit(new QueryEvent.StageSized(queryId, sized.stageId(), sized.taskCount(), sized.partitionsPerTask(), sized.taskCountHint()));
+        return sized;
+    }
+
+    /** Sends the tasks of {@code stage}, each with its inputs bound to where the producer tasks ({@code placed}) run. */
+    private List<WorkerAddress> dispatchStage(Stage stage, int stageIndex, Map<Integer, List<WorkerAddress>> placed) {
+        List<WorkerAddress> placement = TaskPlacement.place(stage.taskCount(), List.copyOf(workers.keySet()), stageIndex);
+        ProducerHead head = StageBinding.producerHead(plan, stage);
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int t = 0; t < stage.taskCount(); t++) {
+            TaskId id = new TaskId(queryId, stage.stageId(), t);
+            ExecutionPlan bound = StageBinding.bind(stage.taskPlans().get(t), queryId, t, placed);
+            requests.add(new TaskRequest(id, bound, Optional.of(head), taskSettings, config.version()));
+        }
+        for (int t = 0; t < requests.size() && !isEnding(); t++) {
+            startTask(requests.get(t), placement.get(t));
+        }
+        events.emit(new QueryEvent.StageDispatched(queryId, stage.stageId(), placement));
+        return placement;
+    }
+
+    /** Opens the task's control stream; a task that cannot be started fails the query. */
+    private void startTask(TaskRequest request, WorkerAddress worker) {
+        TrackedTask task = new TrackedTask(request.taskId(), worker);
+        synchronized (lock) {
+            tasks.put(task.id, task);
+            task.state = TaskState.SENT;
+        }
+        events.emit(new QueryEvent.TaskStateChanged(task.id, worker, TaskState.PLANNED, Optional.empty()));
+        events.emit(new QueryEvent.TaskStateChanged(task.id, worker, TaskState.SENT, Optional.empty()));
+        TaskControl control;
+        try {
+            control = workers.get(worker).startTask(request, new Listener(task));
+        } catch (RuntimeException e) {
+            QuiverException error = asQuiver(e, "Could not start task " + task.id + " of stage " + task.id.stageId() + " on worker " + worker);
+            onReport(task, new TaskReport(task.id, worker, TaskState.FAILED, List.of(), Optional.of(TaskError.of(error))));
+            throw error;
+        }
+        metrics.taskDispatched();
+        boolean endNow;
+        synchronized (lock) {
+            task.control = control;
+            endNow = phase == Phase.ENDING || phase == Phase.DONE;
+        }
+        if (endNow) {
+            endTask(task);
+        }
+    }
+
+    // ---- what the head stage's stream reports ------------------------------------------------------
+
+    /**
+     * The head stage's stream ended. Returns the failure to throw instead of the end if a task failed
+     * meanwhile: an input that ended because its producer was stopped must not pass for a complete result.
+     */
+    Optional<QuiverException> headFinished() {
+        QuiverException failed = failureOrCancel();
+        queryEnded(failed == null ? Outcome.FINISHED : cancelled ? Outcome.CANCELLED : Outcome.FAILED, failed);
+        endTasks();
+        return Optional.ofNullable(failed);
+    }
+
+    void headClosed() {
+        queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
+        endTasks();
+    }
+
+    /**
+     * The head stage failed with {@code error}: prefers the failure a control stream reported (it
+     * names the stage and worker), waiting up to the failure grace for it, since a data stream from a
+     * dead worker usually breaks at the same moment as its control stream.
+     */
+    QuiverException headFailed(RuntimeException error) {
+        endTasks();
+        QuiverException reported;
+        synchronized (lock) {
+            long deadline = System.nanoTime() + config.failureGrace().toNanos();
+            while (failure == null && !cancelled && !allFinal()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            reported = failure != null ? failure : asQuiver(error, "Distributed query " + queryId);
+        }
+        recordFailure(reported);
+        queryEnded(cancelled && failure == reported && reported.errorCode() == ErrorCode.QUERY_CANCELLED ? Outcome.CANCELLED : Outcome.FAILED, reported);
+        return reported;
+    }
+
+    // ---- cancellation and ending -------------------------------------------------------------------
+
+    /** Stops the query: the result stream fails with QUERY_CANCELLED and every task ends CANCELLED or SKIPPED. */
+    public void cancel(String reason) {
+        synchronized (lock) {
+            if (outcome != null) {
+                return;
+            }
+            cancelled = true;
+        }
+        headContext.cancel(reason);
+        queryEnded(Outcome.CANCELLED, new QuiverException(ErrorCode.QUERY_CANCELLED, "Query " + queryId + " was cancelled: " + reason));
+        endTasks();
+    }
+
+    private void fail(QuiverException error) {
+        synchronized (lock) {
+            if (outcome != null || failure != null) {
+                return;
+            }
+        }
+        recordFailure(error);
+        headContext.fail(error);
+        queryEnded(Outcome.FAILED, error);
+        // not on the transport thread that told us: ending the other tasks writes to their streams
+        headContext.executor().execute("end-" + queryId, this::endTasks);
+    }
+
+    private void recordFailure(QuiverException error) {
+        synchronized (lock) {
+            if (failure == null) {
+                failure = error;
+            }
+            lock.notifyAll();
+        }
+    }
+
+    private QuiverException failureOrCancel() {
+        synchronized (lock) {
+            if (failure != null) {
+                return failure;
+            }
+            return cancelled ? new QuiverException(ErrorCode.QUERY_CANCELLED, "Query " + queryId + " was cancelled") : null;
+        }
+    }
+
+    private void queryEnded(Outcome how, QuiverException error) {
+        synchronized (lock) {
+            if (outcome != null) {
+                return;
+            }
+            outcome = how;
+        }
+        events.emit(new QueryEvent.QueryEnded(queryId, how, Optional.ofNullable(error).map(QuiverException::userMessage)));
+    }
+
+    private boolean isEnding() {
+        synchronized (lock) {
+            return phase != Phase.RUNNING || failure != null || cancelled;
+        }
+    }
+
+    /** Half-closes every task's control stream (once) and starts the last-resort finalization watchdog. */
+    private void endTasks() {
+        List<TrackedTask> toEnd;
+        synchronized (lock) {
+            if (phase == Phase.ENDING || phase == Phase.DONE) {
+                return;
+            }
+            phase = Phase.ENDING;
+            toEnd = new ArrayList<>(tasks.values());
+        }
+        for (TrackedTask task : toEnd) {
+            endTask(task);
+        }
+        headContext.executor().execute("finalize-" + queryId, this::awaitFinalReports);
+        completeIfFinal();
+    }
+
+    private void endTask(TrackedTask task) {
+        TaskControl control;
+        synchronized (lock) {
+            if (task.endSent || task.control == null || task.isFinal()) {
+                return;
+            }
+            task.endSent = true;
+            control = task.control;
+        }
+        try {
+            control.endQuery();
+        } catch (RuntimeException e) {
+            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(),
+                    Optional.of(TaskError.of(asQuiver(e, "Ending task " + task.id + " on worker " + task.worker)))));
+        }
+    }
+
+    private void awaitFinalReports() {
+        try {
+            finalPlan.get(config.finalizationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            metrics.finalizationTimedOut();
+            giveUpOnMissingReports();
+        } catch (InterruptedException e) {
+            // the coordinator is closing; give up on what has not reported
+            giveUpOnMissingReports();
+        } catch (ExecutionException e) {
+            // completed exceptionally: nothing left to wait for
+        }
+    }
+
+    private void giveUpOnMissingReports() {
+        List<TrackedTask> missing;
+        synchronized (lock) {
+            missing = tasks.values().stream().filter(t -> !t.isFinal()).toList();
+        }
+        for (TrackedTask task : missing) {
+            TaskControl control;
+            synchronized (lock) {
+                control = task.control;
+            }
+            if (control != null) {
+                control.abort("no final report within " + config.finalizationTimeout().toSeconds() + " s");
+            }
+            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(), Optional.of(new TaskError(ErrorCode.WORKER_LOST,
+                    "worker " + task.worker + " sent no final report for task " + task.id + " within " + config.finalizationTimeout().toSeconds() + " s"))));
+        }
+        completeIfFinal();
+    }
+
+    // ---- task reports ------------------------------------------------------------------------------
+
+    private void onState(TrackedTask task, TaskState state, Optional<TaskError> error) {
+        synchronized (lock) {
+            if (task.isFinal() || task.state == state) {
+                return;
+            }
+            task.state = state;
+            events.emit(new QueryEvent.TaskStateChanged(task.id, task.worker, state, error));
+        }
+        if (state == TaskState.FAILED) {
+            fail(taskFailure(task, error.orElse(new TaskError(ErrorCode.REMOTE_TASK_FAILED, "the task failed without an error message"))));
+        }
+    }
+
+    private void onReport(TrackedTask task, TaskReport report) {
+        synchronized (lock) {
+            if (task.isFinal()) {
+                return;
+            }
+            task.report = report;
+            if (task.state != report.state()) {
+                task.state = report.state();
+                events.emit(new QueryEvent.TaskStateChanged(task.id, task.worker, report.state(), report.error()));
+            }
+            lock.notifyAll();
+        }
+        if (report.state() == TaskState.FAILED) {
+            fail(taskFailure(task, report.error().orElse(new TaskError(ErrorCode.REMOTE_TASK_FAILED, "the task failed without an error message"))));
+        }
+        completeIfFinal();
+    }
+
+    private QuiverException taskFailure(TrackedTask task, TaskError error) {
+        String message = error.message();
+        String where = "stage " + task.id.stageId() + " (task " + task.id + ") on worker " + task.worker;
+        return new QuiverException(error.code(), message.contains(task.worker.toString()) && message.contains("stage " + task.id.stageId())
+                ? message : "Task failed in " + where + ": " + message);
+    }
+
+    private boolean allFinal() {
+        return tasks.values().stream().allMatch(TrackedTask::isFinal);
+    }
+
+    private void completeIfFinal() {
+        FinalPlan done;
+        List<TaskControl> controls;
+        synchronized (lock) {
+            if (phase != Phase.ENDING || !allFinal()) {
+                return;
+            }
+            phase = Phase.DONE;
+            List<TaskReport> reports = tasks.values().stream().map(t -> t.report).toList();
+            List<OperatorMetricsSnapshot> head = headPlan == null ? List.of() : OperatorMetricsSnapshot.of(headPlan);
+            done = new FinalPlan(queryId, plan, reports, head, Optional.ofNullable(failure));
+            controls = tasks.values().stream().map(t -> t.control).filter(c -> c != null).toList();
+        }
+        // Closing a control stream waits for its reader, which may be the very thread reporting the
+        // last final report: close them on a thread of our own, then publish the final plan.
+        Runnable closeAndPublish = () -> {
+            for (TaskControl control : controls) {
+                try {
+                    control.close();
+                } catch (RuntimeException ignored) {
+                    // the stream already delivered its final report; nothing is lost
+                }
+            }
+            finalPlan.complete(done);
+        };
+        try {
+            headContext.executor().execute("close-controls-" + queryId, closeAndPublish);
+        } catch (RejectedExecutionException e) {
+            // the session is closing its threads: finish here
+            closeAndPublish.run();
+        }
+    }
+
+    // ---- views for the handle ----------------------------------------------------------------------
+
+    /** Completes once every task of the query is terminal and its report is in; never waits for a task that will not run. */
+    public CompletableFuture<FinalPlan> finalPlan() {
+        return finalPlan;
+    }
+
+    /** The events so far, in order. */
+    public List<QueryEvent> events() {
+        return events.snapshot();
+    }
+
+    /** Each dispatched task's last known state. */
+    public Map<TaskId, TaskState> taskStates() {
+        synchronized (lock) {
+            Map<TaskId, TaskState> states = new LinkedHashMap<>();
+            tasks.forEach((id, task) -> states.put(id, task.state));
+            return states;
+        }
+    }
+
+    /** Ends the query if it still runs (a handle closed without reading its results); does not wait for the final reports. */
+    @Override
+    public void close() {
+        boolean neverStarted;
+        synchronized (lock) {
+            neverStarted = phase == Phase.NEW;
+            if (neverStarted) {
+                phase = Phase.DONE;
+            }
+        }
+        if (neverStarted) {
+            finalPlan.complete(new FinalPlan(queryId, plan, List.of(), List.of(), Optional.empty()));
+            return;
+        }
+        queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
+        endTasks();
+    }
+
+    static QuiverException asQuiver(Throwable error, String context) {
+        if (error instanceof QuiverException quiver) {
+            return quiver;
+        }
+        return new QuiverException(ErrorCode.INTERNAL_ERROR, context + " failed: " + error, error);
+    }
+
+    /** Routes one task's control-stream callbacks into the query. */
+    private final class Listener implements TaskListener {
+        private final TrackedTask task;
+
+        Listener(TrackedTask task) {
+            this.task = task;
+        }
+
+        @Override
+        public void onStateChanged(TaskId id, TaskState state, Optional<TaskError> error) {
+            onState(task, state, error);
+        }
+
+        @Override
+        public void onFinalReport(TaskReport report) {
+            onReport(task, report);
+        }
+
+        @Override
+        public void onStreamFailed(TaskId id, QuiverException error) {
+            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(), Optional.of(TaskError.of(error))));
+        }
+    }
+}

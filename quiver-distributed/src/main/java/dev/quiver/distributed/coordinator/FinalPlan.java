@@ -1,0 +1,44 @@
+package dev.quiver.distributed.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.engine.error.QuiverException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A distributed query after every one of its tasks reached a terminal state: the plan as it was
+ * dispatched, each worker task's final report (state, worker, operator metrics, error), and the
+ * metrics of the head stage, which ran on the coordinator.
+ *
+ * @param taskReports one report per dispatched worker task, ordered by stage and task index
+ * @param headMetrics the head stage plan's operator metrics in pre-order (empty if it never ran)
+ * @param failure why the query failed, if it did
+ */
+public record FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
+        Optional<QuiverException> failure) {
+    public FinalPlan {
+        requireNonNull(queryId, "queryId is null");
+        requireNonNull(plan, "plan is null");
+        taskReports = taskReports.stream()
+                .sorted(Comparator.comparingInt((TaskReport r) -> r.taskId().stageId()).thenComparingInt(r -> r.taskId().taskIndex()))
+                .toList();
+        headMetrics = List.copyOf(requireNonNull(headMetrics, "headMetrics is null"));
+        requireNonNull(failure, "failure is null");
+    }
+
+    /** The reports of stage {@code stageId}'s tasks, by task index. */
+    public List<TaskReport> reportsOf(int stageId) {
+        return taskReports.stream().filter(r -> r.taskId().stageId() == stageId).toList();
+    }
+
+    /** How many tasks ended in {@code state}. */
+    public long count(TaskState state) {
+        return taskReports.stream().filter(r -> r.state() == state).count();
+    }
+}

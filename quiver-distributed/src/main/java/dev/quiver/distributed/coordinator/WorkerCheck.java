@@ -1,0 +1,70 @@
+package dev.quiver.distributed.coordinator;
+
+import dev.quiver.distributed.worker.WorkerClient;
+import dev.quiver.distributed.worker.WorkerInfo;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.QuiverExecutor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Asks every worker who it is, all at once, before a query is dispatched: a worker nobody answers
+ * for fails the query with WORKER_UNREACHABLE naming its address, and a worker of another version
+ * with WORKER_VERSION_MISMATCH.
+ */
+final class WorkerCheck {
+    private WorkerCheck() {}
+
+    static List<WorkerInfo> check(List<WorkerClient> workers, String version, Duration timeout, QuiverExecutor executor) {
+        if (workers.isEmpty()) {
+            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "a distributed query needs at least one worker; none is configured");
+        }
+        List<CompletableFuture<WorkerInfo>> answers = new ArrayList<>();
+        for (WorkerClient worker : workers) {
+            CompletableFuture<WorkerInfo> answer = new CompletableFuture<>();
+            executor.execute("worker-info-" + worker.address(), () -> {
+                try {
+                    answer.complete(worker.info());
+                } catch (Throwable e) {
+                    answer.completeExceptionally(e);
+                }
+            });
+            answers.add(answer);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<WorkerInfo> infos = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+            WorkerInfo info = await(workers.get(i), answers.get(i), deadline, timeout);
+            if (!info.version().equals(version)) {
+                throw new QuiverException(ErrorCode.WORKER_VERSION_MISMATCH, "worker " + workers.get(i).address() + " runs Quiver "
+                        + info.version() + " but this coordinator runs " + version + "; start workers of the same version");
+            }
+            infos.add(info);
+        }
+        return List.copyOf(infos);
+    }
+
+    private static WorkerInfo await(WorkerClient worker, CompletableFuture<WorkerInfo> answer, long deadline, Duration timeout) {
+        try {
+            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + worker.address() + " did not answer within "
+                    + timeout.toSeconds() + " s; check that it runs and that the address is right");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QuiverException(ErrorCode.QUERY_CANCELLED, "interrupted while checking worker " + worker.address());
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof QuiverException quiver && quiver.getMessage().contains(worker.address().toString())) {
+                throw quiver;
+            }
+            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + worker.address() + " cannot be reached: " + cause.getMessage(), cause);
+        }
+    }
+}

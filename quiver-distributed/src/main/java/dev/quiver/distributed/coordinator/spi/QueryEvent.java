@@ -1,0 +1,83 @@
+package dev.quiver.distributed.coordinator.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.task.TaskError;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.worker.WorkerAddress;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Something that happened to a distributed query, in the order the coordinator saw it. For each
+ * stage: {@link StageClosed} (its inputs are dispatched, so its shape is final), {@link StageSized}
+ * (its task count and the hint that set it), {@link StageDispatched} (its tasks were sent); for
+ * each task, {@link TaskStateChanged} (PLANNED, SENT, then what the worker reports); and one
+ * {@link QueryEnded}. Events of one task arrive in order; events of different tasks interleave.
+ */
+public sealed interface QueryEvent {
+    String queryId();
+
+    /** Every input stage of stage {@code stageId} has been dispatched; the stage may now be sized. */
+    record StageClosed(String queryId, int stageId, List<Integer> inputStageIds) implements QueryEvent {
+        public StageClosed {
+            requireNonNull(queryId, "queryId is null");
+            inputStageIds = List.copyOf(requireNonNull(inputStageIds, "inputStageIds is null"));
+        }
+    }
+
+    /** Stage {@code stageId} runs as {@code taskCount} tasks of {@code partitionsPerTask} partitions, as {@code hint} (with its origin) decided. */
+    record StageSized(String queryId, int stageId, int taskCount, int partitionsPerTask, TaskCountHint hint) implements QueryEvent {
+        public StageSized {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(hint, "hint is null");
+        }
+    }
+
+    /**
+     * The tasks of stage {@code stageId} were sent: task t to {@code taskWorkers.get(t)}. The head
+     * stage runs on the coordinator and has no workers.
+     */
+    record StageDispatched(String queryId, int stageId, List<WorkerAddress> taskWorkers) implements QueryEvent {
+        public StageDispatched {
+            requireNonNull(queryId, "queryId is null");
+            taskWorkers = List.copyOf(requireNonNull(taskWorkers, "taskWorkers is null"));
+        }
+    }
+
+    /** Task {@code task} on {@code worker} entered {@code state} ({@code error} says why a FAILED task failed). */
+    record TaskStateChanged(TaskId task, WorkerAddress worker, TaskState state, Optional<TaskError> error) implements QueryEvent {
+        public TaskStateChanged {
+            requireNonNull(task, "task is null");
+            requireNonNull(worker, "worker is null");
+            requireNonNull(state, "state is null");
+            requireNonNull(error, "error is null");
+        }
+
+        @Override
+        public String queryId() {
+            return task.queryId();
+        }
+    }
+
+    /** The query's result stream ended: how, and the error a failed query reported. */
+    record QueryEnded(String queryId, Outcome outcome, Optional<String> error) implements QueryEvent {
+        public QueryEnded {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(outcome, "outcome is null");
+            requireNonNull(error, "error is null");
+        }
+    }
+
+    /** How a query ended. */
+    enum Outcome {
+        /** Every result row was read. */
+        FINISHED,
+        /** The client closed the result stream before its end (a LIMIT was satisfied, or it lost interest). */
+        CLOSED_EARLY,
+        FAILED,
+        CANCELLED
+    }
+}

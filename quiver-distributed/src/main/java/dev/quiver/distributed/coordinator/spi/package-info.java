@@ -1,0 +1,2 @@
+/** What users of the coordinator implement or receive: query events and their listener. */
+package dev.quiver.distributed.coordinator.spi;

@@ -1,0 +1,55 @@
+package dev.quiver.distributed.explain;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.TaskReport;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Renders a {@link DistributedPlan} for {@code EXPLAIN} (DESIGN §7): as text, stages as nested
+ * blocks with their task count, partitions per task, the hint and origin behind the task count,
+ * the output boundary with its partition math and the plan of task 0; or as Graphviz DOT, one
+ * cluster per stage. Given the tasks' {@link TaskReport}s it renders {@code EXPLAIN ANALYZE}: each
+ * stage lists its tasks (worker, terminal state, output rows, compute time, peak memory, error) and
+ * each operator its metrics summed over the stage's tasks. A report may carry the producer head on
+ * top of the stage plan (as a worker executes it); its metrics are shown as the stage's output
+ * head. The output depends only on the arguments.
+ */
+public final class DistributedExplain {
+    private DistributedExplain() {}
+
+    public static String text(DistributedPlan plan) {
+        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.empty()).render();
+    }
+
+    /** {@code EXPLAIN ANALYZE}: {@link #text(DistributedPlan)} with every task's report. */
+    public static String text(DistributedPlan plan, Collection<TaskReport> reports) {
+        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
+    }
+
+    public static String dot(DistributedPlan plan) {
+        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.empty()).render();
+    }
+
+    public static String dot(DistributedPlan plan, Collection<TaskReport> reports) {
+        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
+    }
+
+    private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports) {
+        requireNonNull(reports, "reports is null");
+        Map<Integer, List<TaskReport>> grouped = reports.stream().collect(Collectors.groupingBy(report -> report.taskId().stageId(), TreeMap::new,
+                Collectors.toList()));
+        Map<Integer, StageMetrics> metrics = new TreeMap<>();
+        for (Stage stage : plan.stages()) {
+            metrics.put(stage.stageId(), new StageMetrics(stage.plan(), grouped.getOrDefault(stage.stageId(), List.of())));
+        }
+        return metrics;
+    }
+}

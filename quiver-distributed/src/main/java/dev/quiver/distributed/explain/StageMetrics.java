@@ -1,0 +1,112 @@
+package dev.quiver.distributed.explain;
+
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.memory.ByteSize;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The reports of one stage's tasks and their operators' metrics summed over the tasks, by
+ * pre-order node index of the stage plan. A worker reports the plan it executed, which for a
+ * shuffle producer has the producer head ({@code RepartitionExec}) on top: a report with one node
+ * more than the stage plan has its first node counted as the head.
+ */
+final class StageMetrics {
+    /** Sum slots: output rows, output bytes, elapsed compute, peak memory. */
+    private static final int ROWS = 0;
+    private static final int BYTES = 1;
+    private static final int COMPUTE = 2;
+    private static final int PEAK = 3;
+
+    private final List<TaskReport> tasks;
+    private final int planNodes;
+    private final long[][] operators;
+    private final long[] head = new long[4];
+    private boolean hasHead;
+
+    StageMetrics(ExecutionPlan stagePlan, List<TaskReport> reports) {
+        this.tasks = reports.stream().sorted(Comparator.comparingInt(report -> report.taskId().taskIndex())).toList();
+        this.planNodes = count(stagePlan);
+        this.operators = new long[planNodes][4];
+        for (TaskReport report : tasks) {
+            int offset = headOffset(report);
+            for (OperatorMetricsSnapshot operator : report.metrics()) {
+                int index = operator.nodeIndex() - offset;
+                if (index < 0) {
+                    hasHead = true;
+                    add(head, operator);
+                } else if (index < planNodes) {
+                    add(operators[index], operator);
+                }
+            }
+        }
+    }
+
+    private int headOffset(TaskReport report) {
+        return report.metrics().size() == planNodes + 1 ? 1 : 0;
+    }
+
+    private static void add(long[] sum, OperatorMetricsSnapshot operator) {
+        sum[ROWS] += operator.outputRows();
+        sum[BYTES] += operator.outputBytes();
+        sum[COMPUTE] += operator.elapsedComputeNanos();
+        sum[PEAK] += operator.peakMemoryBytes();
+    }
+
+    private static int count(ExecutionPlan plan) {
+        return 1 + plan.children().stream().mapToInt(StageMetrics::count).sum();
+    }
+
+    /** What the stage's tasks output, e.g. {@code actual rows=600, bytes=4.7 KiB}: the sums of their top operators. */
+    String actualOutput() {
+        return "actual rows=" + operators[0][ROWS] + ", bytes=" + bytes(operators[0][BYTES]);
+    }
+
+    List<TaskReport> tasks() {
+        return tasks;
+    }
+
+    /** The producer head's summed metrics, when the workers reported one. */
+    String head() {
+        return hasHead ? summary(head) : "";
+    }
+
+    /** The summed metrics of pre-order node {@code index}, or empty text when no task reported it. */
+    String operator(int index) {
+        long[] sum = operators[index];
+        boolean reported = tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
+        return reported ? summary(sum) : "";
+    }
+
+    private static String summary(long[] sum) {
+        return "output_rows=" + sum[ROWS] + ", output_bytes=" + bytes(sum[BYTES]) + ", elapsed_compute=" + millis(sum[COMPUTE])
+                + (sum[PEAK] > 0 ? ", peak_mem=" + bytes(sum[PEAK]) : "");
+    }
+
+    /** One task's line: where it ran, its state, rows out of its stage plan, compute time, peak memory, error. */
+    String task(TaskReport report) {
+        List<OperatorMetricsSnapshot> metrics = report.metrics();
+        int offset = headOffset(report);
+        long rows = metrics.size() > offset ? metrics.get(offset).outputRows() : 0;
+        long compute = metrics.stream().mapToLong(OperatorMetricsSnapshot::elapsedComputeNanos).sum();
+        long peak = metrics.stream().mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).sum();
+        StringBuilder line = new StringBuilder("task ").append(report.taskId().taskIndex()).append(" on ").append(report.worker()).append(": ")
+                .append(report.state());
+        if (!metrics.isEmpty()) {
+            line.append(", output_rows=").append(rows).append(", elapsed_compute=").append(millis(compute)).append(", peak_mem=").append(bytes(peak));
+        }
+        report.error().ifPresent(error -> line.append(", error=").append(error.code()).append(": ").append(error.message()));
+        return line.toString();
+    }
+
+    static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.1fms", nanos / 1e6);
+    }
+
+    static String bytes(long bytes) {
+        return ByteSize.formatBytes(bytes);
+    }
+}

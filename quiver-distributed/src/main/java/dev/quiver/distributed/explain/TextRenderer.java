@@ -1,0 +1,75 @@
+package dev.quiver.distributed.explain;
+
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.engine.execution.ExecutionPlan;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The text form: the head stage first, each input stage drawn as a block nested under the
+ * {@code StageInputExec} that reads it.
+ */
+final class TextRenderer {
+    private final DistributedPlan plan;
+    private final Optional<Map<Integer, StageMetrics>> metrics;
+    private final StringBuilder out = new StringBuilder();
+
+    TextRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics) {
+        this.plan = plan;
+        this.metrics = metrics;
+    }
+
+    String render() {
+        stage(plan.headStage(), "");
+        return out.toString();
+    }
+
+    private void stage(Stage stage, String margin) {
+        String bar = margin + "| ";
+        out.append(margin).append("+- Stage ").append(stage.stageId()).append(stage.isHead() ? " (head, on the coordinator)" : "").append(": ")
+                .append(counts(stage)).append('\n');
+        out.append(bar).append("task count: ").append(stage.taskCountHint()).append('\n');
+        if (!stage.isHead()) {
+            out.append(bar).append("output: ").append(BoundaryMath.describe(plan, stage)).append('\n');
+        }
+        Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
+        BoundaryMath.estimate(plan, stage).ifPresent(estimate -> out.append(bar).append(estimate)
+                .append(stageMetrics.map(m -> "; " + m.actualOutput()).orElse("")).append('\n'));
+        stageMetrics.map(StageMetrics::head).filter(head -> !head.isEmpty())
+                .ifPresent(head -> out.append(bar).append("producer head: metrics=[").append(head).append("]\n"));
+        if (stageMetrics.isPresent()) {
+            StageMetrics reported = stageMetrics.get();
+            if (reported.tasks().isEmpty()) {
+                out.append(bar).append("no task reports\n");
+            }
+            reported.tasks().forEach(task -> out.append(bar).append(reported.task(task)).append('\n'));
+        }
+        if (stage.taskCount() > 1) {
+            out.append(bar).append(metrics.isPresent() ? "plan of task 0, metrics summed over the tasks:\n" : "plan of task 0:\n");
+        }
+        node(stage.plan(), 0, new int[] {0}, stageMetrics, bar);
+        out.append(margin).append("+-\n");
+    }
+
+    /** {@code 3 tasks × 2 partitions}. */
+    static String counts(Stage stage) {
+        return stage.taskCount() + (stage.taskCount() == 1 ? " task" : " tasks") + " × " + stage.partitionsPerTask()
+                + (stage.partitionsPerTask() == 1 ? " partition" : " partitions");
+    }
+
+    private void node(ExecutionPlan node, int depth, int[] index, Optional<StageMetrics> stageMetrics, String bar) {
+        int nodeIndex = index[0]++;
+        String indent = bar + "  ".repeat(depth);
+        out.append(indent).append(node.displayLine());
+        stageMetrics.map(m -> m.operator(nodeIndex)).filter(text -> !text.isEmpty()).ifPresent(text -> out.append(", metrics=[").append(text).append(']'));
+        out.append('\n');
+        if (node instanceof StageInputExec input) {
+            stage(plan.stage(input.producerStageId()), indent + "  ");
+        }
+        for (ExecutionPlan child : node.children()) {
+            node(child, depth + 1, index, stageMetrics, bar);
+        }
+    }
+}

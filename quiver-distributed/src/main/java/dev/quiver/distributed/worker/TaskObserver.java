@@ -1,0 +1,13 @@
+package dev.quiver.distributed.worker;
+
+import dev.quiver.distributed.task.TaskError;
+import dev.quiver.distributed.task.TaskState;
+import java.util.Optional;
+
+/** The control stream of a worker task: hears its state changes, in order, and can stop it. */
+interface TaskObserver {
+    void stateChanged(TaskState state, Optional<TaskError> error);
+
+    /** Stops the task and its control stream without a final report (the worker shuts down). */
+    void stop(String reason);
+}

@@ -1,0 +1,164 @@
+package dev.quiver.distributed.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.exchange.FlightExchangeClient;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.QuiverExecutor;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightGrpcUtils;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * The Flight connections one process (a worker, or the coordinator) keeps to workers: one
+ * {@link FlightClient} per worker address, shared by every control stream and data stream to it,
+ * plus the thread that sends heartbeats on the control streams it opened.
+ *
+ * <p>Batches read through these clients are first allocated from this object's allocator and then
+ * transferred to the reading task's allocator, so both must hang under the same
+ * {@code RootAllocator}.
+ *
+ * <p>Close every control stream and data stream before closing this (closing a Flight client with
+ * an open stream blocks and reports a leak).
+ */
+public final class WorkerConnections implements AutoCloseable {
+    private static final int KEEPALIVE_SECONDS = 10;
+
+    private final String name;
+    private final BufferAllocator allocator;
+    private final QuiverExecutor executor;
+    private final WireFormat wire;
+    private HeartbeatTicker heartbeats;
+    private final Map<WorkerAddress, FlightClient> clients = new LinkedHashMap<>();
+    private boolean closed;
+
+    /**
+     * @param name names the allocator and threads, e.g. {@code coordinator} or {@code worker-1}
+     * @param parent the allocator this object's child allocator hangs under
+     * @param executor the threads control-stream readers and heartbeats run on (not owned)
+     * @param codec the plan codec tickets and task requests are written with
+     */
+    public WorkerConnections(String name, BufferAllocator parent, QuiverExecutor executor, PlanCodec codec) {
+        this.name = requireNonNull(name, "name is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.wire = new WireFormat(requireNonNull(codec, "codec is null"));
+        this.allocator = requireNonNull(parent, "parent is null").newChildAllocator("connections-" + name, 0, Long.MAX_VALUE);
+    }
+
+    /** A client for the worker at {@code address} (connections are pooled; the client is not yours to close). */
+    public FlightWorkerClient workerClient(WorkerAddress address) {
+        return new FlightWorkerClient(address, this);
+    }
+
+    /** The exchange client tasks read remote partitions with; put it into their {@code TaskContext} services. */
+    public FlightExchangeClient exchangeClient() {
+        return new FlightExchangeClient(this);
+    }
+
+    /** The pooled Flight client for {@code address}, connecting on first use. */
+    public synchronized FlightClient client(WorkerAddress address) {
+        if (closed) {
+            throw new QuiverException(ErrorCode.INTERNAL_ERROR, "the connections of " + name + " are closed");
+        }
+        return clients.computeIfAbsent(address, this::connect);
+    }
+
+    public WireFormat wire() {
+        return wire;
+    }
+
+    public QuiverExecutor executor() {
+        return executor;
+    }
+
+    BufferAllocator allocator() {
+        return allocator;
+    }
+
+    /** The heartbeat thread, started with the first control stream. */
+    synchronized HeartbeatTicker heartbeats() {
+        if (heartbeats == null) {
+            heartbeats = new HeartbeatTicker(executor, name + "-heartbeats");
+        }
+        return heartbeats;
+    }
+
+    /** Stops sending heartbeats for {@code peer} (without starting the thread). */
+    synchronized void removeHeartbeat(HeartbeatTicker.Peer peer) {
+        if (heartbeats != null) {
+            heartbeats.remove(peer);
+        }
+    }
+
+    private FlightClient connect(WorkerAddress address) {
+        ManagedChannel channel = NettyChannelBuilder.forAddress(address.host(), address.port())
+                .usePlaintext()
+                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+                .build();
+        BufferAllocator clientAllocator = allocator.newChildAllocator("flight-client-" + address, 0, Long.MAX_VALUE);
+        try {
+            return FlightGrpcUtils.createFlightClient(clientAllocator, channel);
+        } catch (RuntimeException e) {
+            channel.shutdownNow();
+            clientAllocator.close();
+            throw e;
+        }
+    }
+
+    /** Bytes still allocated by the Flight clients (0 once every stream is closed). */
+    public long allocatedBytes() {
+        return allocator.getAllocatedMemory();
+    }
+
+    @Override
+    public void close() {
+        List<FlightClient> toClose;
+        HeartbeatTicker ticker;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(clients.values());
+            clients.clear();
+            ticker = heartbeats;
+        }
+        if (ticker != null) {
+            ticker.close();
+        }
+        RuntimeException first = null;
+        for (FlightClient client : toClose) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                first = first != null ? first : new QuiverException(ErrorCode.INTERNAL_ERROR, "closing a Flight client of " + name + " failed: " + e, e);
+            }
+        }
+        for (BufferAllocator child : new ArrayList<>(allocator.getChildAllocators())) {
+            try {
+                child.close();
+            } catch (RuntimeException e) {
+                first = first != null ? first : e;
+            }
+        }
+        try {
+            allocator.close();
+        } catch (RuntimeException e) {
+            first = first != null ? first : e;
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,345 @@
+package dev.quiver.distributed.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.distributed.exchange.DataTicket;
+import dev.quiver.distributed.exchange.ExchangeClient;
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskError;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * One task on a worker: its plan, its own allocator and {@link TaskContext}, its producer head and
+ * which of its output partitions have been served.
+ *
+ * <h2>States</h2>
+ * <pre>
+ *   SENT --first data request--> RUNNING --every output served completely--> FINISHED
+ *     |                             |--an operator failed--> FAILED
+ *     |                             '--query ended first---> CANCELLED
+ *     '--query ended first--> SKIPPED
+ * </pre>
+ * Under a broadcast head "every output" means every partition replayed to each of the T_c
+ * consumer tasks.
+ *
+ * <h2>Producer head</h2>
+ * Bound from the request, or else from the first data ticket; every later ticket must name the
+ * same head (compared as JSON, so keys compare by value). A shuffle head runs the plan under
+ * {@code RepartitionExec(Hash(keys, P_c × T_c))}, built here; a coalesce serves the plan's own
+ * partitions; a broadcast serves each partition from a {@link BroadcastBuffer}.
+ *
+ * <p>Thread-safe: data requests arrive on their own threads, the end of the query on the control stream's.
+ */
+final class WorkerTask implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(WorkerTask.class.getName());
+
+    private final TaskRequest request;
+    private final WorkerAddress worker;
+    private final WireFormat wire;
+    private final BufferAllocator allocator;
+    private final TaskContext context;
+    private final ExchangeCompression compression;
+    private final TaskObserver observer;
+    private final Object lock = new Object();
+    private TaskState state = TaskState.SENT;
+    private ProducerHead head;
+    private JsonNode headJson;
+    private ExecutionPlan executedPlan;
+    private int slots;
+    private BitSet started;
+    private BitSet served;
+    private BroadcastBuffer[] broadcast;
+    private int[] broadcastServed;
+    private int activeSenders;
+    private TaskError error;
+    private boolean ended;
+    private boolean closed;
+
+    WorkerTask(TaskRequest request, WorkerServer server, TaskObserver observer) {
+        this.request = requireNonNull(request, "request is null");
+        this.observer = requireNonNull(observer, "observer is null");
+        this.worker = server.address();
+        this.wire = server.connections().wire();
+        this.compression = ExchangeCompression.fromSettings(request.settings());
+        this.executedPlan = request.plan();
+        ExecutionConfig config = executionConfig(request.settings(), server.cores());
+        this.allocator = server.allocator().newChildAllocator("task-" + request.taskId(), 0, Long.MAX_VALUE);
+        this.context = new TaskContext(request.taskId().toString(), allocator, server.memoryPool(), server.executor(), config,
+                Map.of(ExchangeClient.class, server.connections().exchangeClient()));
+        try {
+            request.head().ifPresent(this::bind);
+        } catch (RuntimeException e) {
+            allocator.close();
+            throw e;
+        }
+    }
+
+    /** The worker shuts down: the control stream fails with {@code reason} and the task is dropped. */
+    void shutdown(String reason) {
+        observer.stop(reason);
+    }
+
+    TaskId id() {
+        return request.taskId();
+    }
+
+    BufferAllocator allocator() {
+        return allocator;
+    }
+
+    ExchangeCompression compression() {
+        return compression;
+    }
+
+    /** Throws the task's failure, or QUERY_CANCELLED, once the task has been stopped. */
+    void checkCancelled() {
+        context.checkCancelled();
+    }
+
+    TaskState state() {
+        synchronized (lock) {
+            return state;
+        }
+    }
+
+    /**
+     * Starts serving {@code ticket}: checks it against the head and the partitions already served,
+     * marks the task RUNNING on its first data request, and returns the stream to send. When it
+     * returns, the caller must call {@link #senderFinished} exactly once; when it throws, it has
+     * accounted for the request itself.
+     */
+    BatchStream open(DataTicket ticket) {
+        int slot;
+        boolean nowRunning = false;
+        synchronized (lock) {
+            if (ended || closed) {
+                throw new QuiverException(ErrorCode.QUERY_CANCELLED, "task " + id() + " has ended (" + state + "); its output can no longer be read");
+            }
+            if (head == null) {
+                bind(ticket.head());
+            } else if (!headJson.equals(wire.head(ticket.head()))) {
+                throw mismatch("task " + id() + " is bound to producer head " + describe(head) + ", but consumer task " + ticket.consumerTaskIndex()
+                        + " asks for partition " + ticket.partition() + " under " + describe(ticket.head())
+                        + ": producer and consumer disagree on the consumer stage's task count or partitioning");
+            }
+            slot = slotOf(ticket);
+            if (started.get(slot)) {
+                throw mismatch("partition " + ticket.partition() + " of task " + id() + " was already requested by consumer task "
+                        + ticket.consumerTaskIndex() + "; a partition is served once");
+            }
+            started.set(slot);
+            activeSenders++;
+            if (state == TaskState.SENT) {
+                state = TaskState.RUNNING;
+                nowRunning = true;
+            }
+            if (nowRunning) {
+                observer.stateChanged(TaskState.RUNNING, Optional.empty());
+            }
+        }
+        try {
+            return head instanceof ProducerHead.Broadcast ? broadcastBuffer(ticket.partition()).replay() : executedPlan.execute(ticket.partition(), context);
+        } catch (RuntimeException e) {
+            senderFinished(ticket, false, e);
+            throw e;
+        }
+    }
+
+    /** A data request ended: completely served, or cut short by {@code failure} (null if the consumer went away). */
+    void senderFinished(DataTicket ticket, boolean complete, Throwable failure) {
+        synchronized (lock) {
+            activeSenders--;
+            int slot = slotOf(ticket);
+            if (complete) {
+                served.set(slot);
+                if (head instanceof ProducerHead.Broadcast broadcastHead && ++broadcastServed[ticket.partition()] == broadcastHead.consumerTasks()) {
+                    broadcast[ticket.partition()].close();
+                }
+            }
+            if (!ended && state == TaskState.RUNNING) {
+                if (failure != null) {
+                    error = TaskError.of(failure);
+                    state = TaskState.FAILED;
+                    context.fail(failure);
+                    observer.stateChanged(TaskState.FAILED, Optional.of(error));
+                } else if (served.cardinality() == slots) {
+                    state = TaskState.FINISHED;
+                    observer.stateChanged(TaskState.FINISHED, Optional.empty());
+                }
+            }
+            lock.notifyAll();
+        }
+    }
+
+    /**
+     * The query ended: stops the task if it still runs, waits until no data request uses it, and
+     * returns its final report (SKIPPED with no metrics if it never executed).
+     */
+    TaskReport endQuery() {
+        synchronized (lock) {
+            ended = true;
+            context.cancel("the query ended");
+            awaitSenders();
+            if (state == TaskState.SENT) {
+                state = TaskState.SKIPPED;
+            } else if (state == TaskState.RUNNING) {
+                state = served.cardinality() == slots ? TaskState.FINISHED : TaskState.CANCELLED;
+            }
+            List<OperatorMetricsSnapshot> metrics = state == TaskState.SKIPPED ? List.of() : OperatorMetricsSnapshot.of(executedPlan);
+            return new TaskReport(id(), worker, state, metrics, Optional.ofNullable(error));
+        }
+    }
+
+    /** The control stream broke or the worker shuts down: stops the task and waits until no data request uses it. */
+    void abort(String reason) {
+        synchronized (lock) {
+            ended = true;
+            context.cancel(reason);
+            awaitSenders();
+            if (state == TaskState.SENT) {
+                state = TaskState.SKIPPED;
+            } else if (state == TaskState.RUNNING) {
+                state = TaskState.CANCELLED;
+            }
+        }
+    }
+
+    private void awaitSenders() {
+        while (activeSenders > 0) {
+            try {
+                lock.wait(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Frees everything the task holds; call after {@link #endQuery} or {@link #abort}. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            if (broadcast != null) {
+                for (BroadcastBuffer buffer : broadcast) {
+                    if (buffer != null) {
+                        buffer.close();
+                    }
+                }
+            }
+            context.close();
+        } finally {
+            try {
+                allocator.close();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "task " + id() + " leaked memory: " + e.getMessage());
+            }
+        }
+    }
+
+    private void bind(ProducerHead newHead) {
+        int planPartitions = request.plan().outputPartitioning().partitionCount();
+        if (newHead instanceof ProducerHead.Shuffle shuffle) {
+            int outputs = shuffle.outputPartitions(planPartitions);
+            executedPlan = new RepartitionExec(request.plan(), new Partitioning.Hash(shuffle.keys(), outputs));
+            slots = outputs;
+        } else if (newHead instanceof ProducerHead.Broadcast broadcastHead) {
+            slots = Math.multiplyExact(planPartitions, broadcastHead.consumerTasks());
+            broadcast = new BroadcastBuffer[planPartitions];
+            broadcastServed = new int[planPartitions];
+        } else {
+            slots = planPartitions;
+        }
+        head = newHead;
+        headJson = wire.head(newHead);
+        started = new BitSet(slots);
+        served = new BitSet(slots);
+    }
+
+    /** The index of the (partition, consumer task) a ticket asks for; checks its range against the head. */
+    private int slotOf(DataTicket ticket) {
+        int partitions = request.plan().outputPartitioning().partitionCount();
+        int partition = ticket.partition();
+        int consumer = ticket.consumerTaskIndex();
+        if (head instanceof ProducerHead.Shuffle shuffle) {
+            int first = shuffle.firstPartitionOf(consumer);
+            if (consumer >= shuffle.consumerTasks() || partition < first || partition >= first + shuffle.partitionsPerConsumerTask()) {
+                throw mismatch("consumer task " + consumer + " asks task " + id() + " for partition " + partition + ", but under " + describe(head)
+                        + " it reads partitions [" + first + ", " + (first + shuffle.partitionsPerConsumerTask()) + ") of " + slots
+                        + (consumer >= shuffle.consumerTasks() ? " and there are only " + shuffle.consumerTasks() + " consumer tasks" : ""));
+            }
+            return partition;
+        }
+        int consumers = head instanceof ProducerHead.Broadcast b ? b.consumerTasks() : 1;
+        if (partition >= partitions || consumer >= consumers) {
+            throw mismatch("consumer task " + consumer + " asks task " + id() + " for partition " + partition + ", but under " + describe(head)
+                    + " the task has " + partitions + " partitions for " + consumers + " consumer task" + (consumers == 1 ? "" : "s"));
+        }
+        return consumer * partitions + partition;
+    }
+
+    private synchronized BroadcastBuffer broadcastBuffer(int partition) {
+        if (broadcast[partition] == null) {
+            broadcast[partition] = new BroadcastBuffer(request.plan(), partition, context);
+        }
+        return broadcast[partition];
+    }
+
+    private static QuiverException mismatch(String message) {
+        return new QuiverException(ErrorCode.PLAN_ERROR, message);
+    }
+
+    static String describe(ProducerHead head) {
+        if (head instanceof ProducerHead.Shuffle shuffle) {
+            return "shuffle Hash([" + shuffle.keys().stream().map(PhysicalExpr::display).collect(Collectors.joining(", ")) + "], P_c="
+                    + shuffle.partitionsPerConsumerTask() + " × T_c=" + shuffle.consumerTasks() + ")";
+        }
+        if (head instanceof ProducerHead.Broadcast broadcastHead) {
+            return "broadcast to T_c=" + broadcastHead.consumerTasks();
+        }
+        return "coalesce";
+    }
+
+    private static ExecutionConfig executionConfig(Map<String, String> settings, int cores) {
+        ExecutionConfig config = new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, Math.max(1, cores));
+        String batchSize = settings.get("batch_size");
+        String partitions = settings.get("target_partitions");
+        try {
+            if (batchSize != null) {
+                config = config.withBatchSize(Integer.parseInt(batchSize.trim()));
+            }
+            if (partitions != null) {
+                config = config.withTargetPartitions(Integer.parseInt(partitions.trim()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "bad batch_size or target_partitions in the task settings: " + e.getMessage());
+        }
+        return config;
+    }
+}

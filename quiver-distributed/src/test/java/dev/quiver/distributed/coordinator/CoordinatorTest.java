@@ -1,0 +1,257 @@
+package dev.quiver.distributed.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.StageOutput;
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.task.TaskError;
+import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.memory.MemoryPool;
+import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.stats.Statistics;
+import dev.quiver.engine.types.QuiverTypes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The coordinator's scheduling, events, ending and finalization against hand-written worker and
+ * exchange doubles (the Flight transport is exercised end to end in quiver-session's distributed suites).
+ */
+class CoordinatorTest {
+    private static final String VERSION = "test-1";
+    private static final Schema SCHEMA = new Schema(List.of(QuiverTypes.field("task", QuiverTypes.INT32, false),
+            QuiverTypes.field("port", QuiverTypes.INT32, false)));
+
+    private final BufferAllocator allocator = new RootAllocator();
+    private final QuiverExecutor executor = new QuiverExecutor("coordinator-test");
+    private final List<FakeWorker> workers = List.of(new FakeWorker(9001, VERSION), new FakeWorker(9002, VERSION));
+    private final FakeExchange exchange = new FakeExchange();
+    private final List<QueryEvent> heard = new CopyOnWriteArrayList<>();
+    private final Coordinator coordinator = new Coordinator(List.copyOf(workers), exchange,
+            new CoordinatorConfig(VERSION, Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofMillis(500)), List.of(heard::add));
+    private final List<TaskContext> contexts = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        contexts.forEach(TaskContext::close);
+        coordinator.close();
+        executor.close();
+        assertThat(allocator.getAllocatedMemory()).as("leaked Arrow memory").isZero();
+        allocator.close();
+        assertThat(workers).allMatch(w -> w.closed);
+    }
+
+    /** Stage 0: 3 tasks of 1 partition each, coalesced into the head stage 1. */
+    private static DistributedPlan coalescePlan() {
+        List<ExecutionPlan> producers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            producers.add(new ValuesExec(SCHEMA, List.of(List.of(t, 0))));
+        }
+        Stage producer = new Stage(0, producers, 1, TaskCountHint.desired(3, "test"), Optional.of(new StageOutput(BoundaryKind.COALESCE, 1, List.of(), 3)),
+                List.of());
+        StageInputExec input = new StageInputExec(0, BoundaryKind.COALESCE, SCHEMA, List.of(), 3, 1, 1, 3, Statistics.unknown(SCHEMA), Optional.empty());
+        Stage head = new Stage(1, List.of(input), 3, TaskCountHint.exact(1, "head stage"), Optional.empty(), List.of(0));
+        return new DistributedPlan(new ValuesExec(SCHEMA, List.of()), List.of(producer, head));
+    }
+
+    private DistributedQuery newQuery(DistributedPlan plan) {
+        TaskContext context = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
+        contexts.add(context);
+        return coordinator.newQuery("q1", plan, context, Map.of("batch_size", "1024"));
+    }
+
+    private static List<List<Object>> drain(BatchStream stream) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (stream) {
+            VectorSchemaRoot batch;
+            while ((batch = stream.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    rows.addAll(Batches.toRows(owned));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void dispatchesProducersFirstBindsInputsAndFinalizesWhenTheHeadEnds() throws Exception {
+        DistributedQuery query = newQuery(coalescePlan());
+        List<List<Object>> rows = drain(query.start());
+
+        // three producer tasks, spread over both workers (at most ceil(3/2) = 2 each), each bound to the coalesce head
+        List<TaskRequest> sent = workers.stream().flatMap(w -> w.requests.stream()).toList();
+        assertThat(sent).hasSize(3).allMatch(r -> r.head().equals(Optional.of(new ProducerHead.Coalesce())) && r.version().equals(VERSION)
+                && r.settings().equals(Map.of("batch_size", "1024")));
+        assertThat(workers).allMatch(w -> w.requests.size() <= 2 && !w.requests.isEmpty());
+        // the head read partition 0 of each producer task, from the worker that task was sent to
+        List<List<Object>> expected = new ArrayList<>();
+        for (FakeWorker worker : workers) {
+            worker.requests.forEach(r -> expected.add(List.of(r.taskId().taskIndex(), worker.address().port())));
+        }
+        assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.taskReports()).hasSize(3).allMatch(r -> r.state() == TaskState.SKIPPED);
+        assertThat(done.headMetrics()).isNotEmpty();
+        assertThat(done.failure()).isEmpty();
+        assertThat(coordinator.metrics().metricsFinalizationTimeouts()).isZero();
+
+        // events: stage 0 closed, sized, its tasks PLANNED and SENT, dispatched; then the head stage; then the end
+        List<String> kinds = query.events().stream().map(CoordinatorTest::describe).toList();
+        assertThat(kinds.subList(0, 2)).containsExactly("closed 0", "sized 0 tasks=3");
+        assertThat(kinds).containsSubsequence("sized 0 tasks=3", "dispatched 0", "closed 1", "sized 1 tasks=1", "dispatched 1", "ended FINISHED");
+        assertThat(kinds.subList(2, 8)).containsExactly("q1.s0.t0 PLANNED", "q1.s0.t0 SENT", "q1.s0.t1 PLANNED", "q1.s0.t1 SENT",
+                "q1.s0.t2 PLANNED", "q1.s0.t2 SENT");
+        assertThat(kinds).endsWith("q1.s0.t0 SKIPPED", "q1.s0.t1 SKIPPED", "q1.s0.t2 SKIPPED");
+        assertThat(heard).containsExactlyElementsOf(query.events());
+    }
+
+    @Test
+    void closingTheResultEarlyEndsEveryTask() throws Exception {
+        DistributedQuery query = newQuery(coalescePlan());
+        workers.get(0).executed.put(new dev.quiver.distributed.task.TaskId("q1", 0, 0), true);
+        BatchStream results = query.start();
+        results.close();
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.count(TaskState.FINISHED)).isEqualTo(1);
+        assertThat(done.count(TaskState.SKIPPED)).isEqualTo(2);
+        assertThat(query.events()).filteredOn(e -> e instanceof QueryEvent.QueryEnded).singleElement()
+                .isEqualTo(new QueryEvent.QueryEnded("q1", Outcome.CLOSED_EARLY, Optional.empty()));
+    }
+
+    @Test
+    void aFailedTaskFailsTheQueryNamingStageAndWorkerWithItsCode() throws Exception {
+        exchange.blocking = true;
+        workers.get(1).failOnStart = new TaskError(ErrorCode.DIVISION_BY_ZERO, "Division by zero");
+        DistributedQuery query = newQuery(coalescePlan());
+        assertThatThrownBy(() -> drain(query.start()))
+                .isInstanceOfSatisfying(QuiverException.class, e -> {
+                    assertThat(e.errorCode()).isEqualTo(ErrorCode.DIVISION_BY_ZERO);
+                    assertThat(e.getMessage()).contains("stage 0", "127.0.0.1:9002", "Division by zero");
+                });
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.failure()).isPresent();
+        assertThat(done.taskReports()).allMatch(r -> r.state().isTerminal());
+        assertThat(workers.get(0).ended).hasSameElementsAs(workers.get(0).requests.stream().map(TaskRequest::taskId).toList());
+    }
+
+    @Test
+    void aBrokenControlStreamFailsTheRunningQuery() throws Exception {
+        exchange.blocking = true;
+        DistributedQuery query = newQuery(coalescePlan());
+        BatchStream results = query.start();
+        executor.execute("kill", () -> {
+            try {
+                exchange.blocked.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            workers.get(0).die();
+        });
+        assertThatThrownBy(() -> drain(results)).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_LOST);
+            assertThat(e.getMessage()).contains("stage 0", "127.0.0.1:9001");
+        });
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        // the first broken stream fails the query, which may end the dead worker's other task before its stream breaks too
+        assertThat(done.reportsOf(0).get(0).state()).isEqualTo(TaskState.FAILED);
+        assertThat(done.reportsOf(0)).allMatch(r -> r.worker().port() == 9002 ? r.state() == TaskState.SKIPPED
+                : r.state() == TaskState.FAILED || r.state() == TaskState.SKIPPED);
+    }
+
+    @Test
+    void cancelEndsEveryTaskAndFailsTheStream() throws Exception {
+        exchange.blocking = true;
+        DistributedQuery query = newQuery(coalescePlan());
+        BatchStream results = query.start();
+        query.cancel("test");
+        assertThatThrownBy(() -> drain(results)).isInstanceOfSatisfying(QuiverException.class,
+                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.taskReports()).hasSize(3).allMatch(r -> r.state() == TaskState.SKIPPED);
+        assertThat(query.events()).filteredOn(e -> e instanceof QueryEvent.QueryEnded)
+                .singleElement().matches(e -> ((QueryEvent.QueryEnded) e).outcome() == Outcome.CANCELLED);
+    }
+
+    @Test
+    void theLastResortTimeoutCountsAndNamesTheSilentWorker() throws Exception {
+        try (Coordinator impatient = new Coordinator(List.copyOf(workers), exchange,
+                new CoordinatorConfig(VERSION, Duration.ofSeconds(2), Duration.ofMillis(200), Duration.ofMillis(100)), List.of())) {
+            workers.get(1).silentOnEnd = true;
+            TaskContext context = new TaskContext("q9", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), impatient.headServices());
+            contexts.add(context);
+            DistributedQuery query = impatient.newQuery("q9", coalescePlan(), context, Map.of());
+            drain(query.start());
+            FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+            assertThat(impatient.metrics().metricsFinalizationTimeouts()).isEqualTo(1);
+            assertThat(done.reportsOf(0)).filteredOn(r -> r.worker().port() == 9002)
+                    .isNotEmpty().allMatch(r -> r.state() == TaskState.FAILED && r.error().orElseThrow().message().contains("127.0.0.1:9002"));
+            assertThat(workers.get(1).aborted).isNotEmpty();
+        }
+    }
+
+    @Test
+    void refusesAnUnreachableWorkerOrAnotherVersion() {
+        workers.get(1).unreachable = true;
+        DistributedQuery query = newQuery(coalescePlan());
+        assertThatThrownBy(query::start).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
+            assertThat(e.getMessage()).contains("127.0.0.1:9002");
+        });
+        assertThat(query.finalPlan()).isCompleted();
+        assertThat(workers).allMatch(w -> w.requests.isEmpty());
+
+        FakeWorker old = new FakeWorker(9003, "test-0");
+        try (Coordinator mixed = new Coordinator(List.of(old), exchange, CoordinatorConfig.defaults(VERSION), List.of())) {
+            assertThatThrownBy(() -> mixed.checkWorkers(executor)).isInstanceOfSatisfying(QuiverException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_VERSION_MISMATCH);
+                assertThat(e.getMessage()).contains("127.0.0.1:9003", "test-0", VERSION);
+            });
+        }
+    }
+
+    private static String describe(QueryEvent event) {
+        if (event instanceof QueryEvent.StageClosed closed) {
+            return "closed " + closed.stageId();
+        }
+        if (event instanceof QueryEvent.StageSized sized) {
+            return "sized " + sized.stageId() + " tasks=" + sized.taskCount();
+        }
+        if (event instanceof QueryEvent.StageDispatched dispatched) {
+            return "dispatched " + dispatched.stageId();
+        }
+        if (event instanceof QueryEvent.TaskStateChanged changed) {
+            return changed.task() + " " + changed.state();
+        }
+        return "ended " + ((QueryEvent.QueryEnded) event).outcome();
+    }
+
+}

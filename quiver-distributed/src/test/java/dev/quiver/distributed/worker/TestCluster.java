@@ -1,0 +1,130 @@
+package dev.quiver.distributed.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.exchange.DataTicket;
+import dev.quiver.distributed.exchange.ExchangeClient;
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.exchange.RemotePartition;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionConfig;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.memory.MemoryPool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Real workers on 127.0.0.1 and a coordinator side (allocator, executor, connections) for tests.
+ * {@link #close()} closes everything and fails if any worker or the coordinator side leaked
+ * memory, threads or task state.
+ */
+final class TestCluster implements AutoCloseable {
+    static final String VERSION = "test-1";
+
+    final BufferAllocator root = new RootAllocator();
+    final QuiverExecutor executor = new QuiverExecutor("coordinator");
+    final WorkerConnections connections = new WorkerConnections("coordinator", root, executor, PlanCodec.create());
+    final List<WorkerServer> workers = new ArrayList<>();
+    private final List<TaskContext> contexts = new ArrayList<>();
+    private final List<BufferAllocator> contextAllocators = new ArrayList<>();
+
+    TestCluster(int workerCount) {
+        this(workerCount, 256L << 20);
+    }
+
+    TestCluster(int workerCount, long memoryLimitPerWorker) {
+        for (int i = 0; i < workerCount; i++) {
+            workers.add(WorkerServer.builder().name("worker-" + i).version(VERSION).cores(2).memoryLimit(memoryLimitPerWorker)
+                    .unknownTaskWait(java.time.Duration.ofMillis(500)).start());
+        }
+    }
+
+    WorkerServer worker(int i) {
+        return workers.get(i);
+    }
+
+    FlightWorkerClient client(int worker) {
+        return connections.workerClient(workers.get(worker).address());
+    }
+
+    static TaskRequest request(TaskId id, ExecutionPlan plan, Optional<ProducerHead> head, Map<String, String> settings) {
+        return new TaskRequest(id, plan, head, settings, VERSION);
+    }
+
+    /** A task context on the coordinator side that can read remote partitions. */
+    TaskContext consumerContext(String name) {
+        BufferAllocator allocator = root.newChildAllocator(name, 0, Long.MAX_VALUE);
+        TaskContext context = new TaskContext(name, allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(100, 2),
+                Map.of(ExchangeClient.class, connections.exchangeClient()));
+        contexts.add(context);
+        contextAllocators.add(allocator);
+        return context;
+    }
+
+    /** Every row of the given remote partitions, read as one consumer partition. */
+    List<List<Object>> read(TaskContext context, List<RemotePartition> sources, org.apache.arrow.vector.types.pojo.Schema schema) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (BatchStream stream = connections.exchangeClient().open(sources, schema, context)) {
+            VectorSchemaRoot batch;
+            while ((batch = stream.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    rows.addAll(Batches.toRows(owned));
+                }
+            }
+        }
+        return rows;
+    }
+
+    RemotePartition source(int worker, TaskId task, int partition, ProducerHead head, int consumer) {
+        return new RemotePartition(workers.get(worker).address(), new DataTicket(task, partition, head, consumer));
+    }
+
+    /** Waits until every worker dropped its task state and memory (tasks release just after their final report). */
+    void assertWorkersClean() {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (WorkerServer worker : workers) {
+            while (System.nanoTime() < deadline && (worker.activeTasks() > 0 || worker.allocatedBytes() > 0 || worker.poolUsedBytes() > 0)) {
+                sleep(10);
+            }
+            assertThat(worker.activeTasks()).as("tasks left on " + worker.address()).isZero();
+            assertThat(worker.allocatedBytes()).as("Arrow bytes left on " + worker.address()).isZero();
+            assertThat(worker.poolUsedBytes()).as("pool bytes left on " + worker.address()).isZero();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (TaskContext context : contexts) {
+            context.close();
+        }
+        contextAllocators.forEach(BufferAllocator::close);
+        assertWorkersClean();
+        connections.close();
+        for (WorkerServer worker : workers) {
+            worker.close();
+        }
+        executor.close();
+        long leaked = root.getAllocatedMemory();
+        root.close();
+        assertThat(leaked).as("coordinator-side Arrow bytes leaked").isZero();
+    }
+}

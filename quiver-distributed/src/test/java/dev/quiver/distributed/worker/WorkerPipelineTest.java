@@ -1,0 +1,137 @@
+package dev.quiver.distributed.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.exchange.RemotePartition;
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.task.TaskControl;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.source.memory.MemoryScanExec;
+import dev.quiver.engine.stats.Statistics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two stages on workers: a producer task shuffles to two consumer tasks that run on workers too and
+ * read their input with the worker's own exchange client; compression settings and a cancelled
+ * control stream.
+ */
+class WorkerPipelineTest {
+    private static final ArrowType INT64 = new ArrowType.Int(64, true);
+    private static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", INT64), Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+    private static final List<PhysicalExpr> KEYS = List.of(new ColumnExpr(0, "id", INT64, true));
+
+    private static List<List<Object>> rows(int count) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            rows.add(List.of((long) i, "value " + (i * 7919 % 1000)));
+        }
+        return rows;
+    }
+
+    @Test
+    void consumerTasksOnWorkersReadTheirShuffleInputs() {
+        for (String compression : List.of("lz4", "zstd", "none")) {
+            runPipeline(Map.of("batch_size", "128", "distributed.compression", compression));
+        }
+    }
+
+    private void runPipeline(Map<String, String> settings) {
+        ProducerHead.Shuffle shuffle = new ProducerHead.Shuffle(KEYS, 2, 2);
+        try (TestCluster cluster = new TestCluster(2)) {
+            TaskId producer = new TaskId("p1", 1, 0);
+            RecordingListener producerListener = new RecordingListener();
+            TaskControl producerControl = cluster.client(0).startTask(
+                    TestCluster.request(producer, MemoryScanExec.split(SCHEMA, rows(5000), 3), Optional.of(shuffle), settings), producerListener);
+            StageInputExec input = new StageInputExec(1, BoundaryKind.SHUFFLE, SCHEMA, KEYS, 1, 3, 2, 2, Statistics.unknown(SCHEMA), Optional.empty());
+            List<TaskControl> consumerControls = new ArrayList<>();
+            List<RecordingListener> consumerListeners = new ArrayList<>();
+            List<List<Object>> read = new ArrayList<>();
+            TaskContext head = cluster.consumerContext("p1.s2.t0");
+            for (int c = 0; c < 2; c++) {
+                ExecutionPlan plan = input.bind("p1", c, List.of(cluster.worker(0).address()));
+                TaskId consumer = new TaskId("p1", 0, c);
+                RecordingListener listener = new RecordingListener();
+                consumerListeners.add(listener);
+                // consumer task c runs on worker c and serves its two partitions to the test (the head)
+                consumerControls.add(cluster.client(c).startTask(TestCluster.request(consumer, plan, Optional.of(new ProducerHead.Coalesce()), settings),
+                        listener));
+                List<RemotePartition> sources = List.of(cluster.source(c, consumer, 0, new ProducerHead.Coalesce(), 0),
+                        cluster.source(c, consumer, 1, new ProducerHead.Coalesce(), 0));
+                read.addAll(cluster.read(head, sources, SCHEMA));
+            }
+            assertThat(read).as(settings.toString()).containsExactlyInAnyOrderElementsOf(rows(5000));
+            for (int c = 0; c < 2; c++) {
+                consumerListeners.get(c).awaitState(TaskState.FINISHED);
+                consumerControls.get(c).endQuery();
+                assertThat(consumerListeners.get(c).awaitReport().state()).isEqualTo(TaskState.FINISHED);
+                assertThat(consumerListeners.get(c).awaitReport().metrics().get(0).name()).isEqualTo("StageInputExec");
+                consumerControls.get(c).close();
+            }
+            producerControl.endQuery();
+            assertThat(producerListener.awaitReport().state()).isEqualTo(TaskState.FINISHED);
+            producerControl.close();
+        }
+    }
+
+    @Test
+    void unknownCompressionIsRefusedAtTaskStart() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            assertThatThrownBy(() -> cluster.client(0).startTask(TestCluster.request(new TaskId("p2", 1, 0), MemoryScanExec.split(SCHEMA, rows(1), 1),
+                    Optional.empty(), Map.of("distributed.compression", "snappy")), new RecordingListener()))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
+                    .hasMessageContaining("snappy");
+        }
+    }
+
+    @Test
+    void abortedControlStreamStopsAndFreesTheTask() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            TaskId task = new TaskId("p3", 1, 0);
+            ProducerHead head = new ProducerHead.Coalesce();
+            RecordingListener listener = new RecordingListener();
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, MemoryScanExec.split(SCHEMA, rows(20_000), 1), Optional.of(head),
+                    Map.of("batch_size", "10")), listener);
+            TaskContext consumer = cluster.consumerContext("p3.s0.t0");
+            try (var stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), SCHEMA, consumer)) {
+                stream.next().close();
+                control.abort("the test gives up");
+                control.close();
+                cluster.assertWorkersClean();
+            }
+            assertThat(listener.report).isNotDone();
+            assertThat(listener.failure).isNotDone();
+        }
+    }
+
+    @Test
+    void abortsWhileHeartbeatsFlowLeakNothing() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            for (int i = 0; i < 40; i++) {
+                TaskControl control = cluster.client(0).startTask(TestCluster.request(new TaskId("a" + i, 1, 0),
+                        MemoryScanExec.split(SCHEMA, rows(1), 1), Optional.empty(),
+                        Map.of(HeartbeatSettings.INTERVAL_SETTING, "5", HeartbeatSettings.TIMEOUT_SETTING, "3000")), new RecordingListener());
+                TestCluster.sleep(20 + i % 7);
+                control.abort("stress");
+                control.close();
+            }
+            cluster.assertWorkersClean();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.quiver.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.coordinator.Coordinator;
+import dev.quiver.distributed.coordinator.CoordinatorConfig;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.coordinator.QuiverVersion;
+import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.worker.WorkerClient;
+import dev.quiver.distributed.worker.WorkerConnections;
+import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spi.Catalog;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** Starts a session's distributed runtime: a local cluster if asked for, the Flight connections to the workers, the coordinator. */
+final class ClusterSetup {
+    /** Where the workers are: running ones at {@code addresses}, or {@code localWorkers} to start in this JVM. */
+    record Spec(List<WorkerAddress> addresses, int localWorkers, long memoryLimitPerWorker) {
+        Spec {
+            addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
+        }
+    }
+
+    private ClusterSetup() {}
+
+    static DistributedRuntime start(Spec spec, Catalog catalog, BufferAllocator root, QuiverExecutor executor, List<QueryEventListener> listeners,
+            Duration finalizationTimeout) {
+        PlanCodec codec = codec(catalog);
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            Optional<LocalCluster> local = Optional.empty();
+            List<WorkerAddress> addresses = spec.addresses();
+            if (spec.localWorkers() > 0) {
+                LocalCluster cluster = LocalCluster.start(spec.localWorkers(), spec.memoryLimitPerWorker(), codec, QuiverVersion.CURRENT);
+                opened.add(cluster);
+                local = Optional.of(cluster);
+                addresses = cluster.addresses();
+            }
+            WorkerConnections connections = new WorkerConnections("coordinator", root, executor, codec);
+            opened.add(0, connections);
+            List<WorkerClient> clients = addresses.stream().<WorkerClient>map(connections::workerClient).toList();
+            Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(),
+                    CoordinatorConfig.defaults(QuiverVersion.CURRENT).withFinalizationTimeout(finalizationTimeout), listeners);
+            return new DistributedRuntime(coordinator, opened, local);
+        } catch (RuntimeException e) {
+            for (AutoCloseable resource : opened) {
+                try {
+                    resource.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The SQL layer's plan codec; the in-JVM workers of a TPC-H session decode scans against the
+     * session's own catalog (and its cache) instead of generating the data again.
+     */
+    private static PlanCodec codec(Catalog catalog) {
+        PlanCodec.Builder builder = SqlPlanCodec.builder();
+        if (catalog instanceof TpchCatalog tpch) {
+            builder.tpchCatalogs(scaleFactor -> scaleFactor == tpch.scaleFactor() ? tpch : new TpchCatalog(scaleFactor));
+        }
+        return builder.build();
+    }
+}

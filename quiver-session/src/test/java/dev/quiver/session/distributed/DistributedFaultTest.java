@@ -1,0 +1,88 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.coordinator.QuiverVersion;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QueryHandle;
+import dev.quiver.session.QuerySession;
+import dev.quiver.session.SqlPlanCodec;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+
+/** Bad workers and cancellation, each against its own small cluster. */
+class DistributedFaultTest {
+    @Test
+    void aWorkerAddressNobodyListensOnFailsWithinSecondsNamingIt() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        WorkerAddress nobody = new WorkerAddress("127.0.0.1", port);
+        try (TpchCatalog catalog = new TpchCatalog(0.01);
+                QuerySession session = QuerySession.builder().catalog(catalog).workers(List.of(nobody)).build()) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> session.execute("SELECT count(*) FROM nation").collect()).isInstanceOfSatisfying(QuiverException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
+                assertThat(e.getMessage()).contains(nobody.toString());
+            });
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to report the unreachable worker").isLessThan(Duration.ofSeconds(15));
+        }
+    }
+
+    @Test
+    void aWorkerOfAnotherVersionIsRefused() {
+        try (WorkerServer other = WorkerServer.builder().name("worker-old").version("0.0.1-other").codec(SqlPlanCodec.builder().build()).start();
+                TpchCatalog catalog = new TpchCatalog(0.01);
+                QuerySession session = QuerySession.builder().catalog(catalog).workers(List.of(other.address())).build()) {
+            assertThatThrownBy(() -> session.execute("SELECT count(*) FROM nation").collect()).isInstanceOfSatisfying(QuiverException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_VERSION_MISMATCH);
+                assertThat(e.getMessage()).contains(other.address().toString(), "0.0.1-other", QuiverVersion.CURRENT);
+            });
+            assertThat(other.activeTasks()).isZero();
+        }
+    }
+
+    /** SF 1 lineitem takes seconds to generate, so every scan task still runs when the query is cancelled after its first batch. */
+    @Test
+    void aCancelledQueryEndsEveryTaskCancelledOrSkippedAndReturnsAllMemory() throws Exception {
+        try (TpchCatalog catalog = new TpchCatalog(1.0);
+                QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(2).build()) {
+            LocalCluster cluster = session.localCluster().orElseThrow();
+            QueryHandle handle = session.execute("SELECT l_orderkey, l_comment FROM lineitem");
+            try (handle; BatchStream results = handle.stream()) {
+                VectorSchemaRoot first = results.next();
+                assertThat(first).isNotNull();
+                first.close();
+                handle.cancel();
+                assertThatThrownBy(() -> {
+                    VectorSchemaRoot batch;
+                    while ((batch = results.next()) != null) {
+                        batch.close();
+                    }
+                }).isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+            }
+            FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
+            DistributedRun.assertAllTasksTerminal(plan);
+            assertThat(plan.taskReports()).isNotEmpty()
+                    .allSatisfy(report -> assertThat(report.state()).isIn(TaskState.CANCELLED, TaskState.SKIPPED));
+            assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).isZero();
+            assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
+            assertThat(session.memoryPool().used()).isZero();
+            assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
+        }
+    }
+}

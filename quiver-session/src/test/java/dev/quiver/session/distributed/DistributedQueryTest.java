@@ -1,0 +1,216 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QueryHandle;
+import dev.quiver.session.QuerySession;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Task states, query events, errors and clean-up of distributed queries on a 4-worker local
+ * cluster (real Flight servers on 127.0.0.1) over TPC-H SF 0.01.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DistributedQueryTest {
+    private final List<QueryEvent> heard = new CopyOnWriteArrayList<>();
+    private TpchCatalog catalog;
+    private QuerySession session;
+    private LocalCluster cluster;
+
+    @BeforeAll
+    void start() {
+        catalog = TpchCatalog.cached(0.01, 256L << 20);
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1024)
+                .queryEventListener(heard::add).build();
+        cluster = session.localCluster().orElseThrow();
+    }
+
+    @AfterAll
+    void stop() {
+        try (TpchCatalog closedLast = catalog; QuerySession closedFirst = session) {
+            assertNothingLeftOnWorkers();
+        }
+    }
+
+    private void assertNothingLeftOnWorkers() {
+        assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the workers").isZero();
+        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
+        assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
+    }
+
+    /**
+     * LIMIT over a coalesce-headed stage: the head stops reading after the first rows and the query
+     * ends while producer tasks run or before some were ever asked for data. 50 runs: every task
+     * terminal (FINISHED, CANCELLED, or SKIPPED when no consumer ever pulled it), every final plan
+     * complete, never by the last-resort timeout; some tasks across the runs end SKIPPED. Half the
+     * runs join against an empty build side, so the lineitem tasks feeding the probe side produce
+     * nothing anyone reads.
+     */
+    @Test
+    void limitLeavesTasksUnexecutedAndFinalPlanStillCompletes() {
+        session.execute("SET distributed.broadcast_joins = false").close();
+        session.execute("SET hash_join_collect_left_max_rows = 0").close();
+        long skipped = 0;
+        try {
+            for (int run = 0; run < 50; run++) {
+                boolean union = run % 2 == 0;
+                DistributedRun result = DistributedRun.query(session, union
+                        ? "SELECT x FROM (SELECT l_orderkey x FROM lineitem UNION ALL SELECT o_orderkey FROM orders) LIMIT 1"
+                        : "SELECT l_orderkey, n_name FROM lineitem JOIN nation ON l_suppkey = n_nationkey WHERE n_name = 'ATLANTIS' LIMIT 5");
+                assertThat(result.result().rows()).hasSize(union ? 1 : 0);
+                DistributedRun.assertSucceeded(result.finalPlan());
+                skipped += result.finalPlan().count(TaskState.SKIPPED);
+            }
+        } finally {
+            session.execute("SET distributed.broadcast_joins = true").close();
+            session.execute("SET hash_join_collect_left_max_rows = 100000").close();
+        }
+        assertThat(skipped).as("tasks that ended SKIPPED over the 50 runs").isPositive();
+        assertNothingLeftOnWorkers();
+    }
+
+    @Test
+    void eventsComeInStageAndTaskOrder() {
+        heard.clear();
+        QueryHandle handle = session.execute("SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority ORDER BY 1");
+        assertThat(handle.collect().rows()).hasSize(5);
+        FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
+        List<QueryEvent> events = handle.events();
+        assertThat(heard).containsExactlyElementsOf(events);
+
+        // each stage: closed, then sized (with the planned count and hint), then dispatched, after its inputs were dispatched
+        Map<Integer, Integer> closedAt = new HashMap<>();
+        Map<Integer, Integer> dispatchedAt = new HashMap<>();
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i) instanceof QueryEvent.StageClosed closed) {
+                closedAt.put(closed.stageId(), i);
+            } else if (events.get(i) instanceof QueryEvent.StageDispatched dispatched) {
+                dispatchedAt.put(dispatched.stageId(), i);
+            } else if (events.get(i) instanceof QueryEvent.StageSized sized) {
+                Stage stage = plan.plan().stage(sized.stageId());
+                assertThat(sized.taskCount()).isEqualTo(stage.taskCount());
+                assertThat(sized.hint()).isEqualTo(stage.taskCountHint());
+                assertThat(closedAt).containsKey(sized.stageId());
+            }
+        }
+        for (Stage stage : plan.plan().stages()) {
+            assertThat(closedAt.get(stage.stageId())).isLessThan(dispatchedAt.get(stage.stageId()));
+            for (int input : stage.inputStageIds()) {
+                assertThat(dispatchedAt.get(input)).isLessThan(closedAt.get(stage.stageId()));
+            }
+        }
+        // each task: PLANNED, SENT, ..., its terminal state last, and no state after it
+        Map<TaskId, List<TaskState>> states = new HashMap<>();
+        events.stream().filter(e -> e instanceof QueryEvent.TaskStateChanged).map(e -> (QueryEvent.TaskStateChanged) e)
+                .forEach(e -> states.computeIfAbsent(e.task(), id -> new ArrayList<>()).add(e.state()));
+        assertThat(states).hasSize(plan.taskReports().size());
+        states.forEach((task, sequence) -> {
+            assertThat(sequence.subList(0, 2)).as("%s", task).containsExactly(TaskState.PLANNED, TaskState.SENT);
+            assertThat(sequence.get(sequence.size() - 1).isTerminal()).as("%s ends terminal: %s", task, sequence).isTrue();
+            assertThat(sequence.stream().filter(TaskState::isTerminal).count()).as("%s", task).isEqualTo(1);
+        });
+        assertThat(events.stream().filter(e -> e instanceof QueryEvent.QueryEnded).toList())
+                .containsExactly(new QueryEvent.QueryEnded(handle.queryId(), QueryEvent.Outcome.FINISHED, java.util.Optional.empty()));
+    }
+
+    @Test
+    void anErrorInsideATaskReachesTheClientWithItsCodeNamingWorkerAndStage() {
+        QueryHandle handle = session.execute("SELECT l_orderkey / (l_linenumber - l_linenumber) FROM lineitem");
+        assertThatThrownBy(handle::collect).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.DIVISION_BY_ZERO);
+            assertThat(e.getMessage()).containsPattern("stage \\d+").contains("127.0.0.1:");
+        });
+        FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
+        assertThat(plan.failure()).isPresent();
+        DistributedRun.assertAllTasksTerminal(plan);
+        assertThat(plan.count(TaskState.FAILED)).isPositive();
+        assertNothingLeftOnWorkers();
+    }
+
+    @Test
+    void fiftyQueriesInARowLeaveNoTaskStateBufferOrThread() {
+        DistributedRun.query(session, "SELECT count(*) FROM orders");
+        Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5));
+        long bytesBefore = cluster.allocatedBytes();
+        int threadsBefore = cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum();
+        List<String> queries = List.of(
+                "SELECT count(*) FROM orders",
+                "SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag",
+                "SELECT c_mktsegment, count(*) FROM customer JOIN orders ON c_custkey = o_custkey GROUP BY c_mktsegment",
+                "SELECT o_orderkey FROM orders ORDER BY o_totalprice DESC LIMIT 10",
+                "SELECT n_name FROM nation WHERE n_regionkey = 1");
+        for (int i = 0; i < 50; i++) {
+            DistributedRun run = DistributedRun.query(session, queries.get(i % queries.size()));
+            DistributedRun.assertSucceeded(run.finalPlan());
+        }
+        assertNothingLeftOnWorkers();
+        assertThat(Eventually.await(cluster::allocatedBytes, bytesBefore, Duration.ofSeconds(5))).as("Arrow memory held by the workers").isEqualTo(bytesBefore);
+        int threadsAfter = Eventually.await(() -> cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum(), threadsBefore, Duration.ofSeconds(5));
+        assertThat(threadsAfter).as("busy worker threads").isLessThanOrEqualTo(threadsBefore);
+    }
+
+    @Test
+    void explainShowsStagesAndExplainAnalyzeShowsEveryTasksState() {
+        String plan = (String) session.executeScript("EXPLAIN SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority").rows().get(0).get(0);
+        assertThat(plan).contains("Stage", "StageInputExec", "tasks");
+        String analyzed = (String) session.executeScript("EXPLAIN ANALYZE SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority")
+                .rows().get(0).get(0);
+        assertThat(analyzed).contains("FINISHED", "127.0.0.1:", "output_rows=");
+        session.execute("SET explain_format = 'dot'").close();
+        try {
+            String dot = (String) session.executeScript("EXPLAIN SELECT count(*) FROM orders").rows().get(0).get(0);
+            assertThat(dot).startsWith("digraph").contains("->");
+        } finally {
+            session.execute("SET explain_format = 'text'").close();
+        }
+        assertNothingLeftOnWorkers();
+    }
+
+    @Test
+    void distributedSettingsAreValidated() {
+        assertThatThrownBy(() -> session.execute("SET distributed.compression = 'snappy'")).isInstanceOfSatisfying(QuiverException.class,
+                e -> assertThat(e.getMessage()).contains("lz4, zstd or none"));
+        assertThatThrownBy(() -> session.execute("SET distributed.max_tasks_per_stage = -1")).isInstanceOf(QuiverException.class);
+        session.execute("SET distributed.dynamic_task_count = true").close();
+        try {
+            assertThatThrownBy(() -> session.execute("SELECT count(*) FROM orders")).isInstanceOfSatisfying(QuiverException.class,
+                    e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+        } finally {
+            session.execute("SET distributed.dynamic_task_count = false").close();
+        }
+        session.execute("SET distributed.compression = 'zstd'").close();
+        session.execute("SET distributed.max_tasks_per_stage = 2").close();
+        try {
+            DistributedRun run = DistributedRun.query(session, "SELECT l_returnflag, count(*) FROM lineitem GROUP BY l_returnflag ORDER BY 1");
+            assertThat(run.result().rows()).hasSize(3);
+            assertThat(run.finalPlan().plan().stages()).allSatisfy(stage -> assertThat(stage.taskCount()).isLessThanOrEqualTo(2));
+        } finally {
+            session.execute("SET distributed.compression = 'lz4'").close();
+            session.execute("SET distributed.max_tasks_per_stage = 0").close();
+        }
+        Set<String> names = new HashSet<>(session.settings().distributed().asMap().keySet());
+        assertThat(names).contains("distributed.max_tasks_per_stage", "distributed.bytes_per_partition_for_scans", "distributed.compression");
+    }
+}

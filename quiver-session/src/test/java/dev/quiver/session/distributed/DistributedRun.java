@@ -1,0 +1,62 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.session.QueryHandle;
+import dev.quiver.session.QueryResult;
+import dev.quiver.session.QuerySession;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One distributed statement's result and final plan, and the checks every distributed run must pass. */
+record DistributedRun(QueryResult result, FinalPlan finalPlan) {
+    /**
+     * Runs a script ({@code ;}-separated, as the TPC-H texts are): every statement but the last
+     * plainly, the last through its handle, whose final plan is awaited.
+     */
+    static DistributedRun script(QuerySession session, String script) {
+        List<String> statements = Arrays.stream(script.split(";")).map(String::strip)
+                .filter(s -> !s.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("--"))).toList();
+        for (String statement : statements.subList(0, statements.size() - 1)) {
+            session.execute(statement).close();
+        }
+        return query(session, statements.get(statements.size() - 1));
+    }
+
+    static DistributedRun query(QuerySession session, String sql) {
+        QueryHandle handle = session.execute(sql);
+        QueryResult result = handle.collect();
+        return new DistributedRun(result, awaitFinalPlan(handle));
+    }
+
+    /** The final plan, which must complete promptly once the result stream ended. */
+    static FinalPlan awaitFinalPlan(QueryHandle handle) {
+        try {
+            return handle.finalPlan().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the final plan of " + handle.queryId() + " did not complete", e);
+        }
+    }
+
+    /** Every dispatched task has exactly one terminal report, and the stages match what was planned. */
+    static void assertAllTasksTerminal(FinalPlan plan) {
+        for (Stage stage : plan.plan().stages()) {
+            if (stage.isHead()) {
+                continue;
+            }
+            assertThat(plan.reportsOf(stage.stageId())).as("reports of stage %d", stage.stageId()).hasSize(stage.taskCount())
+                    .allSatisfy(report -> assertThat(report.state().isTerminal()).isTrue());
+        }
+    }
+
+    /** A successful query: no failure, every task FINISHED or SKIPPED (or CANCELLED, when a LIMIT closed it early). */
+    static void assertSucceeded(FinalPlan plan) {
+        assertThat(plan.failure()).isEmpty();
+        assertAllTasksTerminal(plan);
+        assertThat(plan.taskReports()).allSatisfy(r -> assertThat(r.state()).isIn(TaskState.FINISHED, TaskState.SKIPPED, TaskState.CANCELLED));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.quiver.session.distributed;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** Waits for a condition that other threads or processes make true (a worker dropping a task's state after its final report). */
+final class Eventually {
+    private Eventually() {}
+
+    /** Polls {@code value} until it equals {@code expected}, for at most {@code within}; returns the last value seen. */
+    static <T> T await(Supplier<T> value, T expected, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        T seen = value.get();
+        while (!expected.equals(seen) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return seen;
+            }
+            seen = value.get();
+        }
+        return seen;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.quiver.session.distributed;
+
+import dev.quiver.distributed.worker.WorkerAddress;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link WorkerProcessMain} in its own JVM, started with this test JVM's class path and the
+ * JVM flags of the surefire argLine that Arrow and Flight need.
+ */
+final class WorkerProcess implements AutoCloseable {
+    private final Process process;
+    private final BufferedReader stdout;
+    private final PrintStream stdin;
+    private final WorkerAddress address;
+    private final Path log;
+
+    private WorkerProcess(Process process, Path log) throws IOException {
+        this.process = process;
+        this.log = log;
+        this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        this.stdin = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+        String line;
+        while ((line = stdout.readLine()) != null && !line.startsWith(WorkerProcessMain.LISTENING)) {
+            // JVM warnings may come first
+        }
+        if (line == null) {
+            throw new IllegalStateException("the worker process ended before it listened; its log: " + Files.readString(log));
+        }
+        this.address = WorkerAddress.parse(line.substring(WorkerProcessMain.LISTENING.length()).strip());
+    }
+
+    static WorkerProcess start() throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (flag.startsWith("--add-opens") || flag.startsWith("--enable-native-access") || flag.startsWith("--sun-misc-unsafe-memory-access")
+                    || flag.startsWith("-XX:+IgnoreUnrecognizedVMOptions") || flag.startsWith("-Darrow")) {
+                command.add(flag);
+            }
+        }
+        command.add("-Xmx768m");
+        command.add("-XX:MaxDirectMemorySize=768m");
+        command.add("-cp");
+        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")).replace(File.pathSeparator + File.pathSeparator, File.pathSeparator));
+        command.add(WorkerProcessMain.class.getName());
+        Path log = Files.createTempFile("quiver-worker-", ".log");
+        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        try {
+            return new WorkerProcess(process, log);
+        } catch (IOException | RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    WorkerAddress address() {
+        return address;
+    }
+
+    /** How many tasks the worker still holds, asked over stdin. */
+    int activeTasks() {
+        stdin.println("status");
+        try {
+            String line;
+            while ((line = stdout.readLine()) != null) {
+                if (line.startsWith(WorkerProcessMain.STATUS)) {
+                    String tasks = line.substring(line.indexOf("tasks=") + 6, line.indexOf(' ', line.indexOf("tasks=")));
+                    return Integer.parseInt(tasks);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("the worker at " + address + " did not answer", e);
+        }
+        throw new IllegalStateException("the worker at " + address + " ended");
+    }
+
+    /** Kills the process at once, as a crash would. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws Exception {
+        stdin.close();
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        Files.deleteIfExists(log);
+    }
+}
