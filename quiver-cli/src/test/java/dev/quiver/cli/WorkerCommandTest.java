@@ -31,7 +31,7 @@ class WorkerCommandTest {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String banner = out.readLine();
             assertThat(banner).as("first line of the worker; its log: %s", Files.readString(log)).isNotNull().contains(LISTENING)
-                    .contains("memory limit 256 MiB");
+                    .contains("memory limit 256.0 MiB");
             String address = banner.substring(banner.indexOf(LISTENING) + LISTENING.length()).split(" ")[0];
 
             Run run = CliRunner.run("sql", "--tpch", "0.01", "--workers", address, "--format", "csv",
@@ -41,7 +41,7 @@ class WorkerCommandTest {
             // q1's answer file at SF 0.01 (same filter): count_order of A|F 14876; N|F 348 + N|O 29181; R|F 14902
             assertThat(run.out()).isEqualTo("l_returnflag,n\nA,14876\nN,29529\nR,14902\n");
 
-            process.destroy(); // SIGTERM
+            process.toHandle().destroy(); // SIGTERM, keeping our end of its stdout open
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the worker stops within 20 s of SIGTERM").isTrue();
             assertThat(out.readLine()).startsWith("Quiver worker " + address + " stopped");
         } finally {
