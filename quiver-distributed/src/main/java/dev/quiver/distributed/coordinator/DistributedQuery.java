@@ -448,6 +448,10 @@ public final class DistributedQuery implements AutoCloseable {
             }
             finalPlan.complete(done);
         };
+        if (controls.isEmpty()) {
+            closeAndPublish.run();
+            return;
+        }
         try {
             headContext.executor().execute("close-controls-" + queryId, closeAndPublish);
         } catch (RejectedExecutionException e) {

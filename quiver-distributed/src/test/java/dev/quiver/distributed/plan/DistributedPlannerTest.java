@@ -12,13 +12,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
+import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** Where the planner puts boundaries and how it sizes the stages between them. */
@@ -97,6 +101,27 @@ class DistributedPlannerTest {
         DistributedPlan cross = new DistributedPlanner(fanOut(4, 2)).plan(coalesce(crossJoin(table(10, 2), table(100, 2), JoinType.INNER)));
         assertThat(cross.stage(0).output().orElseThrow().kind()).isEqualTo(BoundaryKind.BROADCAST);
         assertThat(cross.stage(1).taskCount()).isEqualTo(4);
+    }
+
+    @Test
+    void aNodeThatNeedsItsWholeInputKeepsASplittableInputInOneTask() {
+        // SELECT * FROM t LIMIT 5 over a one-partition table: no coalesce, the limit sees the single partition
+        DistributedPlan limit = new DistributedPlanner(fanOut(4, 1)).plan(new GlobalLimitExec(table(100, 1), 0, OptionalLong.of(5)));
+        assertThat(limit.stage(0).taskCount()).isEqualTo(1);
+        assertThat(limit.stage(0).taskCountHint().origin()).startsWith("GlobalLimitExec needs all of its input in one partition");
+
+        // SELECT k, count(*) FROM t GROUP BY k over a one-partition table: a single-mode aggregate
+        HashAggregateExec single = new HashAggregateExec(AggregateMode.SINGLE, List.of(PlanBuilders.col(table(100, 1), "k")), List.of("k"), List.of(),
+                table(100, 1));
+        assertThat(new DistributedPlanner(fanOut(4, 1)).plan(single).stage(0).taskCount()).isEqualTo(1);
+
+        // a final aggregate over a shuffle has whole groups in every task
+        DistributedPlan grouped = new DistributedPlanner(fanOut(4, 1)).plan(distinct(table(100, 1), "k", 2));
+        assertThat(grouped.stage(1).taskCount()).isEqualTo(4);
+        // and a limit over a coalesce sees everything already
+        DistributedPlan gathered = new DistributedPlanner(fanOut(4, 2)).plan(new GlobalLimitExec(coalesce(table(100, 2)), 0, OptionalLong.of(5)));
+        assertThat(gathered.stages()).hasSize(2);
+        assertThat(gathered.stage(0).taskCount()).isEqualTo(4);
     }
 
     @Test

@@ -18,10 +18,19 @@ import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.stats.Statistics;
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.testing.TestingContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -88,6 +97,64 @@ class WorkerPipelineTest {
             assertThat(producerListener.awaitReport().state()).isEqualTo(TaskState.FINISHED);
             producerControl.close();
         }
+    }
+
+    @Test
+    void tpchLineitemShuffledToTwoConsumerTasksMatchesTheSingleNodeRepartition() {
+        // l_orderkey, l_extendedprice, l_returnflag, l_shipdate, l_comment: integer, decimal, string and date columns
+        // (an uncached catalog holds nothing to close)
+        ExecutionPlan scan = new TpchCatalog(0.01).table("lineitem").orElseThrow()
+                .scan(new ScanRequest(Optional.of(List.of(0, 5, 8, 10, 15)), List.of(), 2));
+        List<PhysicalExpr> keys = List.of(new ColumnExpr(0, "l_orderkey", scan.schema().getFields().get(0).getType(), false));
+        ProducerHead.Shuffle head = new ProducerHead.Shuffle(keys, 2, 2);
+        List<List<List<Object>>> expected = new ArrayList<>();
+        try (TestingContext testing = new TestingContext()) {
+            RepartitionExec repartition = new RepartitionExec(scan, new Partitioning.Hash(keys, 4));
+            List<BatchStream> outputs = new ArrayList<>();
+            for (int p = 0; p < 4; p++) {
+                outputs.add(repartition.execute(p, testing.context()));
+            }
+            for (BatchStream output : outputs) {
+                expected.add(drain(output));
+            }
+        }
+        try (TestCluster cluster = new TestCluster(1)) {
+            TaskId task = new TaskId("t1", 1, 0);
+            RecordingListener listener = new RecordingListener();
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, scan, Optional.of(head), Map.of()), listener);
+            for (int consumer = 0; consumer < 2; consumer++) {
+                TaskContext context = cluster.consumerContext("t1.s0.t" + consumer);
+                for (int p = 0; p < 2; p++) {
+                    int partition = head.firstPartitionOf(consumer) + p;
+                    List<List<Object>> read = cluster.read(context, List.of(cluster.source(0, task, partition, head, consumer)), scan.schema());
+                    assertThat(counts(read)).as("partition " + partition).isEqualTo(counts(expected.get(partition)));
+                }
+            }
+            assertThat(expected.stream().mapToInt(List::size).sum()).isGreaterThan(50_000);
+            control.endQuery();
+            assertThat(listener.awaitReport().state()).isEqualTo(TaskState.FINISHED);
+            control.close();
+        }
+    }
+
+    private static List<List<Object>> drain(BatchStream stream) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (stream) {
+            VectorSchemaRoot batch;
+            while ((batch = stream.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    rows.addAll(Batches.toRows(owned));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The rows as a multiset. */
+    private static Map<List<Object>, Integer> counts(List<List<Object>> rows) {
+        Map<List<Object>, Integer> counts = new HashMap<>();
+        rows.forEach(row -> counts.merge(row, 1, Integer::sum));
+        return counts;
     }
 
     @Test
