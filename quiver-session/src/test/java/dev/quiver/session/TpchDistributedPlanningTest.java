@@ -80,6 +80,10 @@ class TpchDistributedPlanningTest {
     }
 
     static ExecutionPlan singleNode(int query, Catalog catalog) {
+        return singleNode(query, catalog, PARTITIONS);
+    }
+
+    static ExecutionPlan singleNode(int query, Catalog catalog, int partitions) {
         Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         String last = null;
         for (String statement : StatementParser.split(TpchQueries.query(query))) {
@@ -90,7 +94,7 @@ class TpchDistributedPlanningTest {
                 last = q.sql();
             }
         }
-        return QueryPlanning.plan(catalog, views, new SessionSettings(PARTITIONS, 8192, Long.MAX_VALUE), last);
+        return QueryPlanning.plan(catalog, views, new SessionSettings(partitions, 8192, Long.MAX_VALUE), last);
     }
 
     private static void collect(ExecutionPlan plan, List<TpchScanExec> scans) {

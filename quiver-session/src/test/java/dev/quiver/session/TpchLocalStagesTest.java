@@ -95,6 +95,14 @@ class TpchLocalStagesTest {
 
     @ParameterizedTest(name = "q{0}")
     @MethodSource("queries")
+    void oneSmallPartitionPerTaskGivesTheAnswerToo(int query) {
+        // P = 1: single-partition operators (sorts, limits, single aggregates) appear without a coalesce below them
+        ExecutionPlan single = TpchDistributedPlanningTest.singleNode(query, generator, 1);
+        assertAnswer(query, new DistributedPlanner(DistributedPlannerSettings.defaults(2, 1).withBytesPerPartitionForScans(1)).plan(single), " with P=1");
+    }
+
+    @ParameterizedTest(name = "q{0}")
+    @MethodSource("queries")
     void stagesOverParquetGiveTheAnswer(int query) {
         assertAnswer(query, new DistributedPlanner(SETTINGS).plan(TpchDistributedPlanningTest.singleNode(query, parquet)), " over Parquet");
     }

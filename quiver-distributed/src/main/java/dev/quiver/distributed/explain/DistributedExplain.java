@@ -2,8 +2,10 @@ package dev.quiver.distributed.explain;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskReport;
 import java.util.Collection;
 import java.util.List;
@@ -42,13 +44,34 @@ public final class DistributedExplain {
         return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
     }
 
+    /**
+     * {@code EXPLAIN ANALYZE} of an executed query: its plan, every worker task's report, the head
+     * stage's metrics from the coordinator, and a first line with the failure if the query failed.
+     */
+    public static String text(FinalPlan executed) {
+        requireNonNull(executed, "executed is null");
+        return new TextRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())))
+                .render(executed.failure().map(failure -> failure.errorCode() + ": " + failure.getMessage()));
+    }
+
+    /** {@link #text(FinalPlan)} as Graphviz DOT. */
+    public static String dot(FinalPlan executed) {
+        requireNonNull(executed, "executed is null");
+        return new DotRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics()))).render();
+    }
+
     private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports) {
+        return byStage(plan, reports, List.of());
+    }
+
+    private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports, List<OperatorMetricsSnapshot> headMetrics) {
         requireNonNull(reports, "reports is null");
         Map<Integer, List<TaskReport>> grouped = reports.stream().collect(Collectors.groupingBy(report -> report.taskId().stageId(), TreeMap::new,
                 Collectors.toList()));
         Map<Integer, StageMetrics> metrics = new TreeMap<>();
         for (Stage stage : plan.stages()) {
-            metrics.put(stage.stageId(), new StageMetrics(stage.plan(), grouped.getOrDefault(stage.stageId(), List.of())));
+            metrics.put(stage.stageId(), new StageMetrics(stage.plan(), grouped.getOrDefault(stage.stageId(), List.of()),
+                    stage.isHead() ? headMetrics : List.of()));
         }
         return metrics;
     }

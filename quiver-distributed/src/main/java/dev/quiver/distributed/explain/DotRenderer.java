@@ -41,7 +41,7 @@ final class DotRenderer {
         label.add("Stage " + stage.stageId() + (stage.isHead() ? " (head, coordinator)" : "") + ": " + TextRenderer.counts(stage));
         label.add(stage.taskCountHint().toString());
         Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
-        stageMetrics.ifPresent(m -> m.tasks().forEach(task -> label.add(m.task(task))));
+        stageMetrics.ifPresent(m -> label.addAll(m.taskLines()));
         out.append("  subgraph cluster_s").append(stage.stageId()).append(" {\n    label=\"").append(escape(String.join("\n", label)))
                 .append("\";\n    labeljust=l;\n    style=rounded;\n");
         node(stage, stage.plan(), new int[] {0}, stageMetrics);

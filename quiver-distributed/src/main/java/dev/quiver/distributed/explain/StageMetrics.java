@@ -4,6 +4,7 @@ import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.memory.ByteSize;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -22,13 +23,16 @@ final class StageMetrics {
     private static final int PEAK = 3;
 
     private final List<TaskReport> tasks;
+    private final List<OperatorMetricsSnapshot> coordinator;
     private final int planNodes;
     private final long[][] operators;
     private final long[] head = new long[4];
     private boolean hasHead;
 
-    StageMetrics(ExecutionPlan stagePlan, List<TaskReport> reports) {
+    /** @param coordinator the metrics of the head stage's task, which ran on the coordinator and has no report (else empty) */
+    StageMetrics(ExecutionPlan stagePlan, List<TaskReport> reports, List<OperatorMetricsSnapshot> coordinator) {
         this.tasks = reports.stream().sorted(Comparator.comparingInt(report -> report.taskId().taskIndex())).toList();
+        this.coordinator = List.copyOf(coordinator);
         this.planNodes = count(stagePlan);
         this.operators = new long[planNodes][4];
         for (TaskReport report : tasks) {
@@ -41,6 +45,11 @@ final class StageMetrics {
                 } else if (index < planNodes) {
                     add(operators[index], operator);
                 }
+            }
+        }
+        for (OperatorMetricsSnapshot operator : coordinator) {
+            if (operator.nodeIndex() < planNodes) {
+                add(operators[operator.nodeIndex()], operator);
             }
         }
     }
@@ -65,8 +74,22 @@ final class StageMetrics {
         return "actual rows=" + operators[0][ROWS] + ", bytes=" + bytes(operators[0][BYTES]);
     }
 
-    List<TaskReport> tasks() {
-        return tasks;
+    /** One line per task, by task index (see {@link #task}); the coordinator's task of a head stage says so. */
+    List<String> taskLines() {
+        List<String> lines = new ArrayList<>(tasks.stream().map(this::task).toList());
+        if (!coordinator.isEmpty()) {
+            lines.add("task 0 on the coordinator: output_rows=" + coordinator.get(0).outputRows() + ", elapsed_compute=" + millis(compute(coordinator))
+                    + ", peak_mem=" + bytes(peak(coordinator)));
+        }
+        return lines;
+    }
+
+    private static long compute(List<OperatorMetricsSnapshot> metrics) {
+        return metrics.stream().mapToLong(OperatorMetricsSnapshot::elapsedComputeNanos).sum();
+    }
+
+    private static long peak(List<OperatorMetricsSnapshot> metrics) {
+        return metrics.stream().mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).sum();
     }
 
     /** The producer head's summed metrics, when the workers reported one. */
@@ -77,7 +100,7 @@ final class StageMetrics {
     /** The summed metrics of pre-order node {@code index}, or empty text when no task reported it. */
     String operator(int index) {
         long[] sum = operators[index];
-        boolean reported = tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
+        boolean reported = !coordinator.isEmpty() || tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
         return reported ? summary(sum) : "";
     }
 
@@ -87,12 +110,12 @@ final class StageMetrics {
     }
 
     /** One task's line: where it ran, its state, rows out of its stage plan, compute time, peak memory, error. */
-    String task(TaskReport report) {
+    private String task(TaskReport report) {
         List<OperatorMetricsSnapshot> metrics = report.metrics();
         int offset = headOffset(report);
         long rows = metrics.size() > offset ? metrics.get(offset).outputRows() : 0;
-        long compute = metrics.stream().mapToLong(OperatorMetricsSnapshot::elapsedComputeNanos).sum();
-        long peak = metrics.stream().mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).sum();
+        long compute = compute(metrics);
+        long peak = peak(metrics);
         StringBuilder line = new StringBuilder("task ").append(report.taskId().taskIndex()).append(" on ").append(report.worker()).append(": ")
                 .append(report.state());
         if (!metrics.isEmpty()) {

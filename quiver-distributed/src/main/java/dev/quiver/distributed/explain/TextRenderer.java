@@ -4,6 +4,7 @@ import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.engine.execution.ExecutionPlan;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +23,12 @@ final class TextRenderer {
     }
 
     String render() {
+        return render(Optional.empty());
+    }
+
+    /** With a first line saying why the query failed, when it did. */
+    String render(Optional<String> failure) {
+        failure.ifPresent(reason -> out.append("query failed: ").append(reason).append('\n'));
         stage(plan.headStage(), "");
         return out.toString();
     }
@@ -40,11 +47,11 @@ final class TextRenderer {
         stageMetrics.map(StageMetrics::head).filter(head -> !head.isEmpty())
                 .ifPresent(head -> out.append(bar).append("producer head: metrics=[").append(head).append("]\n"));
         if (stageMetrics.isPresent()) {
-            StageMetrics reported = stageMetrics.get();
-            if (reported.tasks().isEmpty()) {
+            List<String> lines = stageMetrics.get().taskLines();
+            if (lines.isEmpty()) {
                 out.append(bar).append("no task reports\n");
             }
-            reported.tasks().forEach(task -> out.append(bar).append(reported.task(task)).append('\n'));
+            lines.forEach(line -> out.append(bar).append(line).append('\n'));
         }
         if (stage.taskCount() > 1) {
             out.append(bar).append(metrics.isPresent() ? "plan of task 0, metrics summed over the tasks:\n" : "plan of task 0:\n");

@@ -108,9 +108,10 @@ final class StageCutter {
             if (settings.broadcastJoins() && !join.joinType().emitsBuildRowsAfterProbe()) {
                 return broadcast(join, draft);
             }
-            draft.nodeHints.add(TaskCountHint.exact(1, "NestedLoopJoinExec(" + join.joinType() + ") "
-                    + (settings.broadcastJoins() ? "emits unmatched build rows, so its build side cannot be broadcast" : "cannot broadcast its build side (distributed.broadcast_joins=false)")
-                    + " and has no keys to shuffle on"));
+            String why = settings.broadcastJoins()
+                    ? "emits unmatched build rows, so its build side cannot be broadcast"
+                    : "cannot broadcast its build side (distributed.broadcast_joins=false)";
+            draft.nodeHints.add(TaskCountHint.exact(1, "NestedLoopJoinExec(" + join.joinType() + ") " + why + " and has no keys to shuffle on"));
             return children(node, draft);
         }
         ExecutionPlan rewritten = children(node, draft);

@@ -2,6 +2,7 @@ package dev.quiver.distributed.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -12,6 +13,7 @@ import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.distributed.task.TaskState;
 import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.ColumnExpr;
@@ -110,6 +112,22 @@ class DistributedExplainTest {
                 """);
         assertThat(DistributedExplain.dot(plan, reports)).contains("task 2 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone")
                 .contains("s0_n0 [label=\"HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[]\\noutput_rows=12");
+    }
+
+    @Test
+    void aFinalPlanShowsTheCoordinatorsHeadTaskAndTheFailure() {
+        DistributedPlan plan = distinct();
+        WorkerAddress worker = new WorkerAddress("127.0.0.1", 7001);
+        List<TaskReport> reports = List.of(new TaskReport(new TaskId("q1", 1, 0), worker, TaskState.FAILED, List.of(),
+                Optional.of(new TaskError(ErrorCode.SOURCE_ERROR, "disk gone"))));
+        FinalPlan executed = new FinalPlan("q1", plan, reports, List.of(new OperatorMetricsSnapshot(0, "CoalescePartitionsExec", 3, 24, 1_000_000, 0),
+                new OperatorMetricsSnapshot(1, "StageInputExec", 3, 24, 0, 0)), Optional.of(new QuiverException(ErrorCode.REMOTE_TASK_FAILED, "stage 1 failed")));
+        String text = DistributedExplain.text(executed);
+        assertThat(text).startsWith("query failed: REMOTE_TASK_FAILED: stage 1 failed\n+- Stage 2 (head, on the coordinator)");
+        assertThat(text).contains("| task 0 on the coordinator: output_rows=3, elapsed_compute=1.0ms, peak_mem=0 B\n");
+        assertThat(text).contains("| CoalescePartitionsExec, metrics=[output_rows=3, output_bytes=24 B, elapsed_compute=1.0ms]\n");
+        assertThat(text).contains("|     | task 0 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone\n");
+        assertThat(DistributedExplain.dot(executed)).contains("task 0 on the coordinator: output_rows=3");
     }
 
     @Test
