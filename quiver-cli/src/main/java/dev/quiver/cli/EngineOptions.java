@@ -3,7 +3,13 @@ package dev.quiver.cli;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.session.QuerySession;
+import dev.quiver.session.SessionSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +35,23 @@ final class EngineOptions {
             description = "Partitions per plan stage, i.e. parallelism (default: the number of cores).")
     private Integer partitions;
 
+    @Option(names = "--local-workers", paramLabel = "N",
+            description = "Run queries distributed on N workers started in this process, each a real Flight server "
+                    + "on 127.0.0.1 with its own memory pool (see --worker-memory-limit).")
+    private Integer localWorkers;
+
+    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = "1GiB", converter = SizeConverter.class,
+            description = "Memory pool of each local worker (default: ${DEFAULT-VALUE}).")
+    private long workerMemoryLimit;
+
+    @Option(names = "--workers", paramLabel = "HOST:PORT", split = ",",
+            description = "Run queries distributed on these running workers (started with quiver worker), comma-separated.")
+    private List<String> workers = new ArrayList<>();
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+            description = "A session setting, as SET NAME = VALUE would (repeatable), e.g. --set distributed.max_tasks_per_stage=8.")
+    private Map<String, String> settings = new LinkedHashMap<>();
+
     long memoryLimit() {
         return memoryLimit;
     }
@@ -44,13 +67,47 @@ final class EngineOptions {
         return partitions;
     }
 
+    /** Whether queries run on workers (local or remote). */
+    boolean distributed() {
+        return (localWorkers != null && localWorkers > 0) || !workers.isEmpty();
+    }
+
+    /** A one-line description of where queries run, e.g. {@code 4 local workers (1 GiB each)}. */
+    String placement() {
+        if (localWorkers != null && localWorkers > 0) {
+            return localWorkers + " local worker" + (localWorkers == 1 ? "" : "s") + " (" + ByteSize.formatBytes(workerMemoryLimit) + " each)";
+        }
+        if (!workers.isEmpty()) {
+            return "workers " + String.join(", ", workers);
+        }
+        return "this process";
+    }
+
     /** A session over {@code catalog} with these options. */
     QuerySession newSession(Catalog catalog) {
-        return QuerySession.builder()
+        return newSession(catalog, SessionSettings.ExplainFormat.TEXT);
+    }
+
+    /** A session over {@code catalog} with these options, rendering plans in {@code explainFormat}. */
+    QuerySession newSession(Catalog catalog, SessionSettings.ExplainFormat explainFormat) {
+        if (localWorkers != null && localWorkers < 1) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--local-workers': " + localWorkers + " (must be at least 1)");
+        }
+        if (localWorkers != null && !workers.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Options '--local-workers' and '--workers' cannot be combined: choose one");
+        }
+        QuerySession.Builder builder = QuerySession.builder()
                 .catalog(catalog)
                 .memoryLimit(memoryLimit)
                 .targetPartitions(partitions())
-                .build();
+                .explainFormat(explainFormat)
+                .settings(settings);
+        if (localWorkers != null) {
+            builder.localWorkers(localWorkers, workerMemoryLimit);
+        } else if (!workers.isEmpty()) {
+            builder.workers(workers.stream().map(WorkerAddress::parse).toList());
+        }
+        return builder.build();
     }
 
     /** Reads {@code 3GiB}-style sizes. */

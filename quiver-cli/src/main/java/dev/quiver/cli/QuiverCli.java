@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionInfo.class,
         description = "Quiver: a SQL query engine for the JVM on Apache Arrow.",
-        subcommands = {SqlCommand.class, DemoCommand.class, BenchCommand.class, TpchGenCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {SqlCommand.class, DemoCommand.class, BenchCommand.class, TpchGenCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Run 'quiver COMMAND --help' for the options of a command."})
 public final class QuiverCli implements Callable<Integer> {
     private final InputStream stdin;

@@ -11,6 +11,7 @@ import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
+import dev.quiver.session.SessionSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -57,6 +58,8 @@ import picocli.CommandLine.Spec;
             "  quiver sql --tpch-dir /tmp/tpch-sf1 -f q1.sql",
             "  quiver sql --tpch 1 --format csv -f q1.sql > q1.csv",
             "  echo \"select n_name from nation order by 1\" | quiver sql --tpch 0.01",
+            "  quiver sql --tpch 0.1 --local-workers 4 \"explain analyze select l_returnflag, count(*) from lineitem group by 1\"",
+            "  quiver sql --tpch 0.1 --workers 127.0.0.1:7001,127.0.0.1:7002 --set distributed.compression=zstd -f q3.sql",
         })
 final class SqlCommand implements Callable<Integer> {
     @Spec
@@ -86,6 +89,10 @@ final class SqlCommand implements Callable<Integer> {
                     + "json prints one JSON object per row (JSON Lines).")
     private OutputFormat format;
 
+    @Option(names = "--explain-format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "How EXPLAIN renders a distributed plan: text, or dot (Graphviz; render with dot -Tsvg) (default: ${DEFAULT-VALUE}).")
+    private SessionSettings.ExplainFormat explainFormat;
+
     @Option(names = {"-f", "--file"}, paramLabel = "FILE",
             description = "Read the SQL from FILE ('-' for standard input).")
     private Path file;
@@ -99,7 +106,7 @@ final class SqlCommand implements Callable<Integer> {
         String sql = readSql();
         Catalog catalog = catalog();
         PrintWriter out = spec.commandLine().getOut();
-        try (QuerySession session = engine.newSession(catalog)) {
+        try (QuerySession session = engine.newSession(catalog, explainFormat)) {
             registerTables(session);
             long start = System.nanoTime();
             if (isSingleStatement(sql)) {

@@ -1,0 +1,93 @@
+package dev.quiver.cli;
+
+import dev.quiver.distributed.coordinator.QuiverVersion;
+import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.SqlPlanCodec;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver worker}: runs a worker, an Arrow Flight server that executes the tasks coordinators
+ * send it, until the process is told to stop (SIGTERM or Ctrl-C), when it cancels its tasks and
+ * frees everything before the JVM exits.
+ */
+@Command(
+        name = "worker",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Starts a Quiver worker and prints the address it listens on. Coordinators use it with "
+                    + "quiver sql --workers HOST:PORT,... . Stops cleanly on SIGTERM or Ctrl-C, cancelling its tasks.",
+        },
+        footer = {"", "Examples:", "  quiver worker --port 7001 --memory-limit 2GiB",
+            "  quiver worker --host 0.0.0.0 --port 0   # any free port, printed on start"})
+final class WorkerCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_MEMORY_LIMIT,
+            converter = EngineOptions.SizeConverter.class,
+            description = "Memory pool shared by this worker's tasks, e.g. 2GiB (default: ${DEFAULT-VALUE}).")
+    private long memoryLimit;
+
+    @Option(names = "--cores", paramLabel = "N",
+            description = "Cores to report to coordinators (default: the number of cores).")
+    private Integer cores;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--port': " + port + " (must be 0 to 65535)");
+        }
+        int reportedCores = cores == null ? Runtime.getRuntime().availableProcessors() : cores;
+        if (reportedCores < 1) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--cores': " + reportedCores + " (must be at least 1)");
+        }
+        // TPC-H scans decode against one catalog per scale factor, so a worker generates each part once per query, not per task
+        Map<Double, TpchCatalog> tpchCatalogs = new ConcurrentHashMap<>();
+        WorkerServer worker = WorkerServer.builder()
+                .name("worker")
+                .host(host)
+                .port(port)
+                .memoryLimit(memoryLimit)
+                .cores(reportedCores)
+                .version(QuiverVersion.CURRENT)
+                .codec(SqlPlanCodec.builder().tpchCatalogs(sf -> tpchCatalogs.computeIfAbsent(sf, TpchCatalog::new)).build())
+                .start();
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread shutdown = new Thread(() -> {
+            try {
+                int running = worker.activeTasks();
+                worker.close();
+                out.println("Quiver worker " + worker.address() + " stopped (" + running + " task" + (running == 1 ? "" : "s") + " cancelled)");
+                out.flush();
+            } finally {
+                stopped.countDown();
+            }
+        }, "quiver-worker-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        out.println("Quiver worker " + QuiverVersion.CURRENT + " listening on " + worker.address()
+                + " (memory limit " + ByteSize.formatBytes(memoryLimit) + ", " + reportedCores + " cores)");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

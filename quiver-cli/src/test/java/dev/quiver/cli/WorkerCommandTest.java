@@ -1,0 +1,77 @@
+package dev.quiver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.cli.CliRunner.Run;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code quiver worker} as a user runs it: its own process, which prints its address, serves the
+ * queries of {@code quiver sql --workers}, and stops cleanly on SIGTERM.
+ */
+class WorkerCommandTest {
+    private static final String LISTENING = " listening on ";
+
+    @Test
+    void servesQueriesAndStopsOnSigterm() throws Exception {
+        Path log = Files.createTempFile("quiver-worker-", ".log");
+        Process process = new ProcessBuilder(javaCommand("worker", "--port", "0", "--memory-limit", "256MiB"))
+                .redirectError(log.toFile()).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String banner = out.readLine();
+            assertThat(banner).as("first line of the worker; its log: %s", Files.readString(log)).isNotNull().contains(LISTENING)
+                    .contains("memory limit 256.0 MiB");
+            String address = banner.substring(banner.indexOf(LISTENING) + LISTENING.length()).split(" ")[0];
+
+            Run run = CliRunner.run("sql", "--tpch", "0.01", "--workers", address, "--format", "csv",
+                    "select l_returnflag, count(*) as n from lineitem where l_shipdate <= date '1998-12-01' - interval '90' day "
+                            + "group by l_returnflag order by l_returnflag");
+            assertThat(run.err()).isEmpty();
+            // q1's answer file at SF 0.01 (same filter): count_order of A|F 14876; N|F 348 + N|O 29181; R|F 14902
+            assertThat(run.out()).isEqualTo("l_returnflag,n\nA,14876\nN,29529\nR,14902\n");
+
+            process.toHandle().destroy(); // SIGTERM, keeping our end of its stdout open
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the worker stops within 20 s of SIGTERM").isTrue();
+            assertThat(out.readLine()).startsWith("Quiver worker " + address + " stopped");
+        } finally {
+            process.destroyForcibly();
+            Files.deleteIfExists(log);
+        }
+    }
+
+    @Test
+    void unreachableWorkerIsAClearError() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--workers", "127.0.0.1:1", "select count(*) from nation");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
+    }
+
+    private static List<String> javaCommand(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (flag.startsWith("--add-opens") || flag.startsWith("--enable-native-access") || flag.startsWith("--sun-misc-unsafe-memory-access")
+                    || flag.startsWith("-XX:+IgnoreUnrecognizedVMOptions") || flag.startsWith("-Darrow")) {
+                command.add(flag);
+            }
+        }
+        command.add("-Xmx512m");
+        command.add("-XX:MaxDirectMemorySize=512m");
+        command.add("-cp");
+        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+        command.add(QuiverCli.class.getName());
+        command.addAll(List.of(args));
+        return command;
+    }
+}
