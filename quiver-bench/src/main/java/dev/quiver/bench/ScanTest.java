@@ -17,6 +17,7 @@ import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.session.QuerySession;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,19 +59,24 @@ public final class ScanTest {
         long[] size = arrowSize(lineitem, options.targetPartitions());
         String sql = query(lineitem);
         List<String> errors = new ArrayList<>();
+        int executions = options.warmups() + options.runs();
+        long cpuStart = processCpuNanos();
         OptionalDouble quiver = TpchBenchmark.time(options, errors, "quiver", () -> session.executeScript(sql).rowCount());
+        double quiverCpu = (processCpuNanos() - cpuStart) / 1e6 / executions;
+        cpuStart = processCpuNanos();
         OptionalDouble duck = duckdb == null ? OptionalDouble.empty()
                 : TpchBenchmark.time(options, errors, "duckdb", () -> duckdb.query(sql).rows().size());
+        double duckCpu = (processCpuNanos() - cpuStart) / 1e6 / executions;
         Result result = new Result(size[0], size[1], quiver, duck, String.join("; ", errors));
         out.printf(Locale.ROOT, "%nScan test: min and max of all %d lineitem columns, %d rows, %s as Arrow%n",
                 lineitem.schema().getFields().size(), result.rows(), ByteSize.formatBytes(result.arrowBytes()));
-        out.printf(Locale.ROOT, "%-7s %10s %12s %12s%n", "engine", "ms", "Mrows/s", "MiB/s");
-        print(out, "quiver", result, quiver);
+        out.printf(Locale.ROOT, "%-7s %10s %12s %12s %12s%n", "engine", "ms", "Mrows/s", "MiB/s", "cpu ms/run");
+        print(out, "quiver", result, quiver, quiverCpu);
         if (duckdb != null) {
-            print(out, "duckdb", result, duck);
+            print(out, "duckdb", result, duck, duckCpu);
         }
         if (quiver.isPresent() && duck.isPresent()) {
-            out.printf(Locale.ROOT, "ratio %.2fx%n", quiver.getAsDouble() / duck.getAsDouble());
+            out.printf(Locale.ROOT, "ratio %.2fx (process CPU per run: %.2fx)%n", quiver.getAsDouble() / duck.getAsDouble(), quiverCpu / duckCpu);
         }
         if (!result.error().isEmpty()) {
             out.println("scan test: " + result.error());
@@ -78,14 +84,24 @@ public final class ScanTest {
         return result;
     }
 
-    private static void print(PrintStream out, String engine, Result result, OptionalDouble millis) {
+    /**
+     * @param cpuMillis process CPU time (all threads, DuckDB's native ones included, JIT and GC too)
+     *     over the warm-ups and runs, per execution: steadier than wall time on a shared machine
+     */
+    private static void print(PrintStream out, String engine, Result result, OptionalDouble millis, double cpuMillis) {
         if (millis.isEmpty()) {
             out.printf(Locale.ROOT, "%-7s %10s%n", engine, "FAILED");
             return;
         }
         double seconds = millis.getAsDouble() / 1e3;
-        out.printf(Locale.ROOT, "%-7s %10.1f %12.2f %12.1f%n", engine, millis.getAsDouble(), result.rows() / seconds / 1e6,
-                result.arrowBytes() / seconds / (1 << 20));
+        out.printf(Locale.ROOT, "%-7s %10.1f %12.2f %12.1f %12.1f%n", engine, millis.getAsDouble(), result.rows() / seconds / 1e6,
+                result.arrowBytes() / seconds / (1 << 20), cpuMillis);
+    }
+
+    /** CPU time of the whole process, or 0 where the JVM does not report it. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     /** Rows and Arrow bytes of one full scan of {@code table} (all columns), partition by partition. */

@@ -73,9 +73,8 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
         server.heartbeats().add(this);
         try {
             while (reader.next()) {
+                // the coordinator sends only heartbeats; any message proves it alive
                 clock.heard();
-                // the coordinator sends only heartbeats; anything else is ignored, for forward compatibility
-                ArrowBuf ignored = reader.getLatestMetadata();
             }
             readerDone = true;
             endQuery();
@@ -100,6 +99,9 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
                     writer.completed();
                 }
             }
+        } catch (RuntimeException e) {
+            // the coordinator must not wait for a report that will not come
+            fail(e);
         } finally {
             release(current);
         }
@@ -133,8 +135,10 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
 
     private void fail(RuntimeException error) {
         synchronized (writeLock) {
-            writerDone = true;
-            writer.error(FlightErrors.toFlight(error));
+            if (!writerDone) {
+                writerDone = true;
+                writer.error(FlightErrors.toFlight(error));
+            }
         }
     }
 
@@ -169,8 +173,14 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
                 return;
             }
             ArrowBuf buf = server.allocator().buffer(bytes.length);
-            buf.setBytes(0, bytes);
-            buf.writerIndex(bytes.length);
+            try {
+                buf.setBytes(0, bytes);
+                // Flight sends readableBytes(): a buffer with writerIndex 0 would silently vanish
+                buf.writerIndex(bytes.length);
+            } catch (RuntimeException e) {
+                buf.close();
+                throw e;
+            }
             writer.putMetadata(buf);
         }
     }

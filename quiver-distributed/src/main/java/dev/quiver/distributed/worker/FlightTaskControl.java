@@ -42,6 +42,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     private final Object writeLock = new Object();
     private volatile ExchangeReaderWriter exchange;
     private boolean halfClosed;
+    private boolean streamClosed;
 
     FlightTaskControl(TaskId task, WorkerAddress worker, WorkerConnections connections, TaskListener listener, HeartbeatSettings heartbeats,
             Consumer<FlightTaskControl> onClosed) {
@@ -119,10 +120,14 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
             failed(streamError(e));
         } finally {
             connections.removeHeartbeat(this);
-            try {
-                exchange.close();
-            } catch (Exception e) {
-                // the stream already failed or completed; closing only releases it
+            synchronized (writeLock) {
+                // no heartbeat may be written into a closed stream (its buffer would leak)
+                streamClosed = true;
+                try {
+                    exchange.close();
+                } catch (Exception e) {
+                    // the stream already failed or completed; closing only releases it
+                }
             }
             readerDone.countDown();
         }
@@ -166,7 +171,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
         if (clock.takeSendDue(nowNanos)) {
             byte[] bytes = connections.wire().encode(new ControlMessage.Heartbeat());
             synchronized (writeLock) {
-                if (halfClosed || !exchange.getWriter().isReady()) {
+                if (halfClosed || streamClosed || !exchange.getWriter().isReady()) {
                     return;
                 }
                 exchange.getWriter().putMetadata(buffer(bytes));
@@ -185,7 +190,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     @Override
     public void endQuery() {
         synchronized (writeLock) {
-            if (halfClosed || readerDone.getCount() == 0) {
+            if (halfClosed || streamClosed) {
                 return;
             }
             halfClosed = true;

@@ -18,7 +18,6 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.ColumnExpr;
-import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;

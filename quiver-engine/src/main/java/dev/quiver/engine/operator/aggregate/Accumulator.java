@@ -44,6 +44,16 @@ abstract class Accumulator {
     /** Folds argument values {@code arg[0, rows)} (null for {@code COUNT(*)}) into groups {@code groupIds[0, rows)}. */
     abstract void update(int[] groupIds, int rows, FieldVector arg);
 
+    /**
+     * Folds argument values {@code arg[0, rows)} into group 0, for an aggregate without GROUP BY;
+     * {@code zeros} holds {@code rows} zero group ids. The same as {@link #update}, which it calls;
+     * MIN and MAX override it with loops that read the Arrow buffers in place and keep the running
+     * value in a local.
+     */
+    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+        update(zeros, rows, arg);
+    }
+
     /** Folds partial states (the state columns, in order) into groups {@code groupIds[0, rows)}. */
     abstract void merge(int[] groupIds, int rows, List<FieldVector> states);
 

@@ -205,7 +205,11 @@ final class AggregateStream implements BatchStream {
                 } else {
                     List<PhysicalExpr> args = aggregates.get(a).args();
                     FieldVector arg = args.isEmpty() ? null : vector(args.get(0), batch, owned);
-                    accumulators[a].update(groupIds, rows, arg);
+                    if (table == null) {
+                        accumulators[a].updateSingleGroup(groupIds, rows, arg);
+                    } else {
+                        accumulators[a].update(groupIds, rows, arg);
+                    }
                 }
             }
         } finally {

@@ -68,11 +68,61 @@ final class Columns {
      * The address of {@code data} after checking it holds {@code rows} values of {@code width} bytes:
      * the load loops then read memory directly, without ArrowBuf's check on every access.
      */
-    private static long checkedAddress(ArrowBuf data, int rows, int width) {
+    static long checkedAddress(ArrowBuf data, int rows, int width) {
         if ((long) rows * width > data.capacity()) {
             throw new IndexOutOfBoundsException(rows + " values of " + width + " bytes in a buffer of " + data.capacity() + " bytes");
         }
         return data.memoryAddress();
+    }
+
+    /**
+     * The smallest ({@code max} false) or largest value of rows {@code [0, rows)} of an INT32, DATE,
+     * INT64 or TIMESTAMP vector without NULLs, read in place; {@code start} when it is smaller
+     * (larger).
+     */
+    static long extremeLong(ColumnKind kind, FieldVector vector, int rows, boolean max, long start) {
+        ArrowBuf data = vector.getDataBuffer();
+        long best = start;
+        if (kind == ColumnKind.INT32 || kind == ColumnKind.DATE) {
+            long address = checkedAddress(data, rows, 4);
+            if (max) {
+                for (int i = 0; i < rows; i++) {
+                    best = Math.max(best, MemoryUtil.getInt(address + (long) i * 4));
+                }
+            } else {
+                for (int i = 0; i < rows; i++) {
+                    best = Math.min(best, MemoryUtil.getInt(address + (long) i * 4));
+                }
+            }
+            return best;
+        }
+        if (kind != ColumnKind.INT64 && kind != ColumnKind.TIMESTAMP) {
+            throw new IllegalArgumentException("not a 32- or 64-bit integer kind: " + kind);
+        }
+        return extremeStrided(data, rows, 8, max, best);
+    }
+
+    /**
+     * The smallest or largest low word of rows {@code [0, rows)} of a DECIMAL vector without NULLs
+     * whose values fit a {@code long} (precision up to 18, so the low word is the signed value).
+     */
+    static long extremeDecimalLow(FieldVector vector, int rows, boolean max, long start) {
+        return extremeStrided(vector.getDataBuffer(), rows, 16, max, start);
+    }
+
+    private static long extremeStrided(ArrowBuf data, int rows, int width, boolean max, long start) {
+        long address = checkedAddress(data, rows, width);
+        long best = start;
+        if (max) {
+            for (int i = 0; i < rows; i++) {
+                best = Math.max(best, MemoryUtil.getLong(address + (long) i * width));
+            }
+        } else {
+            for (int i = 0; i < rows; i++) {
+                best = Math.min(best, MemoryUtil.getLong(address + (long) i * width));
+            }
+        }
+        return best;
     }
 
     /** Copies the low words of 128-bit decimals known to fit a {@code long} (precision up to 18). */

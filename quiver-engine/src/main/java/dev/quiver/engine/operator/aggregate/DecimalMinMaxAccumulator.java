@@ -3,7 +3,9 @@ package dev.quiver.engine.operator.aggregate;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /** MIN or MAX of DECIMAL values, compared as 128-bit unscaled values (the column has one scale). */
@@ -45,6 +47,43 @@ final class DecimalMinMaxAccumulator extends Accumulator {
                     hasValue[g] = true;
                 }
             }
+        }
+    }
+
+    /**
+     * Without NULLs: a DECIMAL of precision up to 18 compares its low words as signed longs (the
+     * high word is their sign), read in place; wider ones compare both words in place.
+     */
+    @Override
+    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+        if (arg.getNullCount() != 0) {
+            update(zeros, rows, arg);
+            return;
+        }
+        if (((ArrowType.Decimal) arg.getField().getType()).getPrecision() <= 18) {
+            long start = hasValue[0] ? lows[0] : max ? Long.MIN_VALUE : Long.MAX_VALUE;
+            long best = Columns.extremeDecimalLow(arg, rows, max, start);
+            lows[0] = best;
+            highs[0] = best >> 63;
+            hasValue[0] = true;
+            return;
+        }
+        long address = Columns.checkedAddress(arg.getDataBuffer(), rows, 16);
+        int sign = max ? 1 : -1;
+        long bestLow = MemoryUtil.getLong(address);
+        long bestHigh = MemoryUtil.getLong(address + 8);
+        for (int i = 1; i < rows; i++) {
+            long low = MemoryUtil.getLong(address + (long) i * 16);
+            long high = MemoryUtil.getLong(address + (long) i * 16 + 8);
+            if (compare(low, high, bestLow, bestHigh) * sign > 0) {
+                bestLow = low;
+                bestHigh = high;
+            }
+        }
+        if (!hasValue[0] || compare(bestLow, bestHigh, lows[0], highs[0]) * sign > 0) {
+            lows[0] = bestLow;
+            highs[0] = bestHigh;
+            hasValue[0] = true;
         }
     }
 

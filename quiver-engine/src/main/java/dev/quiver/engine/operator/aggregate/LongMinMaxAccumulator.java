@@ -58,6 +58,18 @@ final class LongMinMaxAccumulator extends Accumulator {
     }
 
     @Override
+    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+        ColumnKind kind = ColumnKind.of(arg.getField().getType());
+        if (kind == ColumnKind.BOOLEAN || arg.getNullCount() != 0) {
+            update(zeros, rows, arg);
+            return;
+        }
+        long start = hasValue[0] ? values[0] : max ? Long.MIN_VALUE : Long.MAX_VALUE;
+        values[0] = Columns.extremeLong(kind, arg, rows, max, start);
+        hasValue[0] = true;
+    }
+
+    @Override
     void merge(int[] groupIds, int rows, List<FieldVector> states) {
         update(groupIds, rows, states.get(0));
     }

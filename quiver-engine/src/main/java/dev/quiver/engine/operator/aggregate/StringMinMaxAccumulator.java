@@ -1,8 +1,11 @@
 package dev.quiver.engine.operator.aggregate;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -12,10 +15,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * when a group's value gets longer than any it held before.
  */
 final class StringMinMaxAccumulator extends Accumulator {
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
     private final boolean max;
     private byte[][] values = new byte[0][];
     private int[] lengths = new int[0];
     private long valueBytes;
+    /** The batch's extreme value, copied out to compare with the group's. */
+    private byte[] candidate = new byte[0];
 
     StringMinMaxAccumulator(boolean max) {
         this.max = max;
@@ -67,6 +74,115 @@ final class StringMinMaxAccumulator extends Accumulator {
                 lengths[g] = length;
             }
         }
+    }
+
+    /**
+     * Without NULLs: finds the batch's extreme value comparing bytes in place in the Arrow buffers,
+     * eight at a time, and copies only that one value out.
+     */
+    @Override
+    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+        if (arg.getNullCount() != 0) {
+            update(zeros, rows, arg);
+            return;
+        }
+        ArrowBuf dataBuffer = arg.getDataBuffer();
+        long offsets = Columns.checkedAddress(arg.getOffsetBuffer(), rows + 1, 4);
+        int first = MemoryUtil.getInt(offsets);
+        int last = MemoryUtil.getInt(offsets + (long) rows * 4);
+        if (first < 0 || last < first || last > dataBuffer.capacity()) {
+            throw new IndexOutOfBoundsException("string offsets " + first + ".." + last + " in a buffer of " + dataBuffer.capacity() + " bytes");
+        }
+        long data = dataBuffer.memoryAddress();
+        long capacity = dataBuffer.capacity();
+        int sign = max ? 1 : -1;
+        int bestStart = first;
+        int bestEnd = MemoryUtil.getInt(offsets + 4);
+        if (bestEnd < bestStart) {
+            throw new IllegalStateException("string offsets decrease at row 0: " + bestStart + " > " + bestEnd);
+        }
+        long bestPrefix = prefix(data, bestStart, bestEnd - bestStart, capacity);
+        int end = bestEnd;
+        for (int i = 1; i < rows; i++) {
+            int start = end;
+            end = MemoryUtil.getInt(offsets + (long) (i + 1) * 4);
+            // offsets that never decrease stay within [first, last], checked above
+            if (end < start) {
+                throw new IllegalStateException("string offsets decrease at row " + i + ": " + start + " > " + end);
+            }
+            int length = end - start;
+            long prefix = prefix(data, start, length, capacity);
+            int order;
+            if (prefix != bestPrefix) {
+                order = Long.compareUnsigned(prefix, bestPrefix);
+            } else if (length <= 8 && bestEnd - bestStart <= 8) {
+                // equal prefixes hold both values whole: the shorter one is a prefix of the other
+                order = Integer.compare(length, bestEnd - bestStart);
+            } else {
+                order = compareBytes(data + start, length, data + bestStart, bestEnd - bestStart);
+            }
+            if (order * sign > 0) {
+                bestStart = start;
+                bestEnd = end;
+                bestPrefix = prefix;
+            }
+        }
+        int length = bestEnd - bestStart;
+        if (candidate.length < length) {
+            candidate = new byte[length];
+        }
+        dataBuffer.getBytes(bestStart, candidate, 0, length);
+        byte[] current = values[0];
+        if (current == null || Arrays.compareUnsigned(candidate, 0, length, current, 0, lengths[0]) * sign > 0) {
+            if (current == null || current.length < length) {
+                valueBytes += length - (current == null ? 0 : current.length);
+                current = new byte[length];
+                values[0] = current;
+            }
+            System.arraycopy(candidate, 0, current, 0, length);
+            lengths[0] = length;
+        }
+    }
+
+    /**
+     * The first eight bytes of a value as an unsigned big-endian number, zero-padded: two values
+     * whose prefixes differ are ordered as their prefixes are (a shorter value's padding sorts
+     * below any byte where the other goes on), so only equal prefixes need {@link #compareBytes}.
+     */
+    static long prefix(long data, int start, int length, long capacity) {
+        if (start + 8L > capacity) {
+            long word = 0;
+            for (int i = 0; i < 8 && i < length; i++) {
+                word |= (MemoryUtil.getByte(data + start + i) & 0xffL) << (56 - 8 * i);
+            }
+            return word;
+        }
+        long word = MemoryUtil.getLong(data + start);
+        if (LITTLE_ENDIAN) {
+            word = Long.reverseBytes(word);
+        }
+        return length >= 8 ? word : word & ~(-1L >>> (8 * length));
+    }
+
+    /** Compares UTF-8 bytes at two addresses as unsigned bytes, eight at a time; a prefix sorts first. */
+    static int compareBytes(long a, int lengthA, long b, int lengthB) {
+        int common = Math.min(lengthA, lengthB);
+        int i = 0;
+        for (; i + 8 <= common; i += 8) {
+            long x = MemoryUtil.getLong(a + i);
+            long y = MemoryUtil.getLong(b + i);
+            if (x != y) {
+                return LITTLE_ENDIAN ? Long.compareUnsigned(Long.reverseBytes(x), Long.reverseBytes(y)) : Long.compareUnsigned(x, y);
+            }
+        }
+        for (; i < common; i++) {
+            int x = MemoryUtil.getByte(a + i) & 0xff;
+            int y = MemoryUtil.getByte(b + i) & 0xff;
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return Integer.compare(lengthA, lengthB);
     }
 
     @Override

@@ -14,6 +14,9 @@ final class HybridDecoder {
     private final int bitWidth;
     private final int bytesPerValue;
     private final BytePacker packer;
+    /** The bytes behind {@code in} when it is a heap buffer: unpacking from an array skips ByteBuffer's per-byte checks. */
+    private final byte[] array;
+    private final int arrayOffset;
     private final int[] unpacked = new int[8];
     private int runLeft;
     private boolean packed;
@@ -26,6 +29,8 @@ final class HybridDecoder {
         this.bitWidth = bitWidth;
         this.bytesPerValue = (bitWidth + 7) / 8;
         this.packer = Packer.LITTLE_ENDIAN.newBytePacker(bitWidth);
+        this.array = in.hasArray() ? in.array() : null;
+        this.arrayOffset = in.hasArray() ? in.arrayOffset() : 0;
     }
 
     /** Fills {@code out[0, count)} with the next values. */
@@ -42,20 +47,42 @@ final class HybridDecoder {
                 runLeft -= n;
                 continue;
             }
-            for (int k = 0; k < n; k++) {
+            int k = 0;
+            while (k < n) {
                 if (packedIndex == 8) {
+                    if (bitWidth != 0 && n - k >= 8) {
+                        // a whole group is wanted: unpack it straight into the output
+                        unpack(out, i);
+                        i += 8;
+                        k += 8;
+                        continue;
+                    }
                     if (bitWidth == 0) {
                         java.util.Arrays.fill(unpacked, 0);
                     } else {
-                        packer.unpack8Values(in, in.position(), unpacked, 0);
-                        in.position(in.position() + bitWidth);
+                        unpack(unpacked, 0);
                     }
                     packedIndex = 0;
                 }
                 out[i++] = unpacked[packedIndex++];
+                k++;
             }
             runLeft -= n;
         }
+    }
+
+    /** Unpacks the next group of 8 values ({@code bitWidth} bytes) into {@code target[at, at + 8)}. */
+    private void unpack(int[] target, int at) {
+        int position = in.position();
+        if (position + bitWidth > in.limit()) {
+            throw new ParquetDecodingException("RLE/bit-packed data ended early");
+        }
+        if (array != null) {
+            packer.unpack8Values(array, arrayOffset + position, target, at);
+        } else {
+            packer.unpack8Values(in, position, target, at);
+        }
+        in.position(position + bitWidth);
     }
 
     private void nextRun() {

@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -72,7 +73,8 @@ final class PageColumnReader {
         int size = page.getDictionarySize();
         if (kind == ValueKind.STRING) {
             dictionaryOffsets = new int[size + 1];
-            byte[] data = new byte[bytes.remaining()];
+            // 8 spare bytes: values are copied out eight bytes at a time (readStrings)
+            byte[] data = new byte[bytes.remaining() + 8];
             int offset = 0;
             for (int i = 0; i < size; i++) {
                 int length = bytes.getInt();
@@ -171,9 +173,11 @@ final class PageColumnReader {
                 int position = plain.position();
                 data.setBytes((long) row * width, plain, position, n * width);
                 plain.position(position + n * width); // setBytes may or may not move the source's position
+            } else if (defined == null) {
+                writeRequired(data, row, n, outWidth, dictionaryIds);
             } else {
                 for (int i = 0; i < n; i++) {
-                    if (defined != null && defined[i] == 0) {
+                    if (defined[i] == 0) {
                         continue;
                     }
                     long value = dictionaryIds != null ? dictionaryLongs[dictionaryIds[next++]] : (width == 4 ? plain.getInt() : plain.getLong());
@@ -194,12 +198,73 @@ final class PageColumnReader {
         }
     }
 
+    /**
+     * Rows {@code [row, row + n)} of a required column from dictionary ids or PLAIN values that
+     * need widening (decimals become 16 bytes): the Arrow buffer is checked once and then written by
+     * address, the PLAIN values read at absolute positions (ArrowBuf's per-call checks and the
+     * ByteBuffer's position updates dominated this loop).
+     */
+    private void writeRequired(ArrowBuf data, int row, int n, int outWidth, int[] dictionaryIds) {
+        long end = (long) (row + n) * outWidth;
+        if (end > data.capacity()) {
+            throw new IndexOutOfBoundsException((row + n) + " values of " + outWidth + " bytes in a buffer of " + data.capacity() + " bytes");
+        }
+        long address = data.memoryAddress() + (long) row * outWidth;
+        if (dictionaryIds != null) {
+            long[] dictionary = dictionaryLongs;
+            for (int i = 0; i < n; i++) {
+                putValue(address, i, outWidth, dictionary[dictionaryIds[i]]);
+            }
+            return;
+        }
+        ByteBuffer values = plain;
+        int position = values.position();
+        if (width == 4) {
+            for (int i = 0; i < n; i++) {
+                putValue(address, i, outWidth, values.getInt(position + i * 4));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                putValue(address, i, outWidth, values.getLong(position + i * 8));
+            }
+        }
+        values.position(position + n * width);
+    }
+
+    private static void putValue(long address, int i, int outWidth, long value) {
+        if (outWidth == 16) {
+            MemoryUtil.putLong(address + (long) i * 16, value);
+            MemoryUtil.putLong(address + (long) i * 16 + 8, value >> 63);
+        } else if (outWidth == 4) {
+            MemoryUtil.putInt(address + (long) i * 4, (int) value);
+        } else {
+            MemoryUtil.putLong(address + (long) i * 8, value);
+        }
+    }
+
+    /**
+     * Copies {@code length} bytes in 8-byte words (a call to {@code Unsafe.copyMemory} per short
+     * string cost more in its argument checks than the copy): reads and writes up to 7 bytes past
+     * the value, which the caller has made sure both arrays have.
+     */
+    private static void copyWords(byte[] source, int start, long target, int length) {
+        for (int k = 0; k < length; k += 8) {
+            MemoryUtil.putLong(target + k, MemoryUtil.getLong(source, start + k));
+        }
+    }
+
     private void readStrings(VarCharVector vector, int count) {
         vector.allocateNew(Math.max(1024, count * 16L), count);
         ArrowBuf validity = vector.getValidityBuffer();
         ArrowBuf offsets = vector.getOffsetBuffer();
+        if ((long) (count + 1) * VarCharVector.OFFSET_WIDTH > offsets.capacity()) {
+            throw new IndexOutOfBoundsException(count + " strings in an offset buffer of " + offsets.capacity() + " bytes");
+        }
+        // offsets and dictionary values are written by address: the buffers are checked here and on growth
+        long offsetAddress = offsets.memoryAddress();
         ArrowBuf data = vector.getDataBuffer();
         long capacity = data.capacity();
+        long dataAddress = data.memoryAddress();
         int end = 0;
         int row = 0;
         while (row < count) {
@@ -210,6 +275,8 @@ final class PageColumnReader {
             int[] defined = definitionLevels(n);
             int present = defined == null ? n : countPresent(defined, n);
             int[] dictionaryIds = ids == null ? null : ids(present);
+            byte[] plainArray = plain != null && plain.hasArray() ? plain.array() : null;
+            int plainOffset = plainArray == null ? 0 : plain.arrayOffset();
             int next = 0;
             for (int i = 0; i < n; i++) {
                 if (defined == null || defined[i] != 0) {
@@ -222,23 +289,31 @@ final class PageColumnReader {
                     } else {
                         length = plain.getInt();
                         start = plain.position();
+                        if (length < 0) {
+                            throw new ParquetDecodingException("a string value has a negative length: " + length);
+                        }
                         plain.position(start + length);
                     }
-                    if (capacity < end + length) {
-                        while (vector.getDataBuffer().capacity() < end + length) {
+                    // 8 spare bytes: values are copied eight bytes at a time
+                    if (capacity < end + length + 8L) {
+                        while (vector.getDataBuffer().capacity() < end + length + 8L) {
                             vector.reallocDataBuffer();
                         }
                         data = vector.getDataBuffer();
                         capacity = data.capacity();
+                        dataAddress = data.memoryAddress();
                     }
                     if (dictionaryIds != null) {
-                        data.setBytes(end, dictionaryBytes, start, length);
+                        // dictionaryOffsets were built from this array's own bounds, which has 8 spare bytes
+                        copyWords(dictionaryBytes, start, dataAddress + end, length);
+                    } else if (plainArray != null && plainOffset + start + length + 8L <= plainArray.length) {
+                        copyWords(plainArray, plainOffset + start, dataAddress + end, length);
                     } else {
                         data.setBytes(end, plain, start, length);
                     }
                     end += length;
                 }
-                offsets.setInt((long) (row + i + 1) * VarCharVector.OFFSET_WIDTH, end);
+                MemoryUtil.putInt(offsetAddress + (long) (row + i + 1) * VarCharVector.OFFSET_WIDTH, end);
             }
             setValidity(validity, row, n, defined);
             row += n;

@@ -93,9 +93,16 @@ final class ParquetCodecs implements CompressionCodecFactory {
             if (codec == CompressionCodecName.UNCOMPRESSED) {
                 return input;
             }
-            byte[] compressed = input.toByteArray();
+            // toByteBuffer() of a page read into memory is a view; toByteArray() copied it through a channel
+            ByteBuffer compressed = input.toByteBuffer();
             byte[] out = new byte[uncompressedSize];
-            decompress(compressed, 0, compressed.length, out);
+            if (compressed.hasArray()) {
+                decompress(compressed.array(), compressed.arrayOffset() + compressed.position(), compressed.remaining(), out);
+            } else {
+                byte[] copy = new byte[compressed.remaining()];
+                compressed.duplicate().get(copy);
+                decompress(copy, 0, copy.length, out);
+            }
             return BytesInput.from(out);
         }
 
