@@ -7,6 +7,7 @@ import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskRouter;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskControl;
 import dev.quiver.distributed.task.TaskError;
@@ -122,15 +123,17 @@ public final class DistributedQuery implements AutoCloseable {
         try {
             WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
             Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
+            TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
             List<Stage> stages = plan.stages();
             for (int index = 0; index < stages.size() && !isEnding(); index++) {
+                // the hooks adaptive execution extends: close, size, then dispatch, one stage at a time
                 Stage stage = closeStage(stages.get(index));
                 Stage sized = sizeStage(stage);
                 if (sized.isHead()) {
                     headPlan = StageBinding.bind(sized.plan(), queryId, 0, placed);
                     events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
                 } else {
-                    placed.put(sized.stageId(), dispatchStage(sized, index, placed));
+                    placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
                 }
             }
             QuiverException early = failureOrCancel();
@@ -158,9 +161,11 @@ public final class DistributedQuery implements AutoCloseable {
         return sized;
     }
 
-    /** Sends the tasks of {@code stage}, each with its inputs bound to where the producer tasks ({@code placed}) run. */
-    private List<WorkerAddress> dispatchStage(Stage stage, int stageIndex, Map<Integer, List<WorkerAddress>> placed) {
-        List<WorkerAddress> placement = TaskPlacement.place(stage.taskCount(), List.copyOf(workers.keySet()), stageIndex);
+    /**
+     * Sends task t of {@code stage} to {@code placement.get(t)}, each with its inputs bound to where the
+     * producer tasks ({@code placed}) run.
+     */
+    private List<WorkerAddress> dispatchStage(Stage stage, List<WorkerAddress> placement, Map<Integer, List<WorkerAddress>> placed) {
         ProducerHead head = StageBinding.producerHead(plan, stage);
         List<TaskRequest> requests = new ArrayList<>();
         for (int t = 0; t < stage.taskCount(); t++) {

@@ -188,6 +188,30 @@ class WorkerPipelineTest {
     }
 
     @Test
+    void controlClosedFromItsOwnFinalReportCallbackDoesNotWait() throws Exception {
+        try (TestCluster cluster = new TestCluster(1)) {
+            java.util.concurrent.CompletableFuture<TaskControl> control = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<Long> closedAfterMillis = new java.util.concurrent.CompletableFuture<>();
+            RecordingListener listener = new RecordingListener() {
+                @Override
+                public void onFinalReport(dev.quiver.distributed.task.TaskReport report) {
+                    long start = System.nanoTime();
+                    control.join().close();
+                    closedAfterMillis.complete((System.nanoTime() - start) / 1_000_000);
+                    super.onFinalReport(report);
+                }
+            };
+            FlightWorkerClient client = cluster.client(0);
+            control.complete(client.startTask(TestCluster.request(new TaskId("c1", 1, 0), MemoryScanExec.split(SCHEMA, rows(1), 1),
+                    Optional.empty(), Map.of()), listener));
+            control.join().endQuery();
+            assertThat(listener.awaitReport().state()).isEqualTo(TaskState.SKIPPED);
+            assertThat(closedAfterMillis.get(10, java.util.concurrent.TimeUnit.SECONDS)).isLessThan(2_000);
+            assertThat(client.openTasks()).isZero();
+        }
+    }
+
+    @Test
     void abortsWhileHeartbeatsFlowLeakNothing() {
         try (TestCluster cluster = new TestCluster(1)) {
             for (int i = 0; i < 40; i++) {
