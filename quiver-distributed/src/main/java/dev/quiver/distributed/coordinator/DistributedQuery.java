@@ -64,6 +64,9 @@ import java.util.concurrent.TimeoutException;
  * v1 does not retry.
  */
 public final class DistributedQuery implements AutoCloseable {
+    /** The task setting that, when {@code false}, keeps the tasks' operator metrics out of the final plan. */
+    public static final String COLLECT_METRICS = "distributed.collect_metrics";
+
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
@@ -75,6 +78,7 @@ public final class DistributedQuery implements AutoCloseable {
     private final CoordinatorMetrics metrics;
     private final StageSizer sizer;
     private final QueryEvents events;
+    private final boolean collectMetrics;
     private final Object lock = new Object();
     private final Map<TaskId, TrackedTask> tasks = new LinkedHashMap<>();
     private final CompletableFuture<FinalPlan> finalPlan = new CompletableFuture<>();
@@ -91,6 +95,7 @@ public final class DistributedQuery implements AutoCloseable {
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
         this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.sizer = requireNonNull(sizer, "sizer is null");
@@ -399,7 +404,9 @@ public final class DistributedQuery implements AutoCloseable {
         }
     }
 
-    private void onReport(TrackedTask task, TaskReport report) {
+    private void onReport(TrackedTask task, TaskReport received) {
+        TaskReport report = collectMetrics ? received
+                : new TaskReport(received.taskId(), received.worker(), received.state(), List.of(), received.error());
         synchronized (lock) {
             if (task.isFinal()) {
                 return;

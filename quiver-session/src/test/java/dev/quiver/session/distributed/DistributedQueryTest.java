@@ -210,6 +210,15 @@ class DistributedQueryTest {
             session.execute("SET distributed.compression = 'lz4'").close();
             session.execute("SET distributed.max_tasks_per_stage = 0").close();
         }
+        session.execute("SET distributed.collect_metrics = false").close();
+        try {
+            DistributedRun run = DistributedRun.query(session, "SELECT count(*) FROM orders");
+            assertThat(run.finalPlan().taskReports()).isNotEmpty().allSatisfy(r -> assertThat(r.metrics()).isEmpty());
+        } finally {
+            session.execute("SET distributed.collect_metrics = true").close();
+        }
+        assertThat(DistributedRun.query(session, "SELECT count(*) FROM orders").finalPlan().taskReports())
+                .allSatisfy(r -> assertThat(r.metrics()).isNotEmpty());
         Set<String> names = new HashSet<>(session.settings().distributed().asMap().keySet());
         assertThat(names).contains("distributed.max_tasks_per_stage", "distributed.bytes_per_partition_for_scans", "distributed.compression");
     }
