@@ -212,6 +212,12 @@ class TaskExecutionTest {
             assertThat(report.error()).isEmpty();
             assertThat(listener.states()).isEmpty();
             control.close();
+            // a request arriving after the end fails at once, saying so, rather than waiting for the task
+            cluster.assertWorkersClean();
+            TaskContext late = cluster.consumerContext("q4.s0.t0");
+            assertThatThrownBy(() -> cluster.read(late, List.of(cluster.source(0, new TaskId("q4", 1, 0), 0, new ProducerHead.Coalesce(), 0)), SCHEMA))
+                    .isInstanceOf(QuiverException.class)
+                    .hasMessageContaining("q4.s1.t0 has already ended");
         }
     }
 
