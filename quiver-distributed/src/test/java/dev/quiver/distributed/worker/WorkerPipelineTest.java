@@ -173,10 +173,10 @@ class WorkerPipelineTest {
             TaskId task = new TaskId("p3", 1, 0);
             ProducerHead head = new ProducerHead.Coalesce();
             RecordingListener listener = new RecordingListener();
-            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, MemoryScanExec.split(SCHEMA, rows(20_000), 1), Optional.of(head),
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, new EndlessExec(), Optional.of(head),
                     Map.of("batch_size", "10")), listener);
             TaskContext consumer = cluster.consumerContext("p3.s0.t0");
-            try (var stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), SCHEMA, consumer)) {
+            try (var stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), EndlessExec.SCHEMA, consumer)) {
                 stream.next().close();
                 control.abort("the test gives up");
                 control.close();
