@@ -135,7 +135,7 @@ public final class DistributedQuery implements AutoCloseable {
                 Stage stage = closeStage(stages.get(index));
                 Stage sized = sizeStage(stage);
                 if (sized.isHead()) {
-                    headPlan = StageBinding.bind(sized.plan(), queryId, 0, placed);
+                    headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
                     events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
                 } else {
                     placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
