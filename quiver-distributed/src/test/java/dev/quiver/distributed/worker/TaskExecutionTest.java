@@ -227,10 +227,12 @@ class TaskExecutionTest {
             TaskId task = new TaskId("q5", 1, 0);
             ProducerHead head = new ProducerHead.Coalesce();
             RecordingListener listener = new RecordingListener();
-            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, scan(0, 20_000, 1), Optional.of(head), Map.of("batch_size", "10")),
+            // the source never ends, so the task is still running whenever the query ends
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, new EndlessExec(), Optional.of(head), Map.of("batch_size", "10")),
                     listener);
             TaskContext consumer = cluster.consumerContext("q5.s0.t0");
-            try (BatchStream stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), SCHEMA, consumer)) {
+            try (BatchStream stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), EndlessExec.SCHEMA,
+                    consumer)) {
                 stream.next().close();
                 listener.awaitState(TaskState.RUNNING);
                 control.endQuery();
