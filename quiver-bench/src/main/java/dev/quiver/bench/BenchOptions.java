@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,9 +30,11 @@ import java.util.Optional;
  * @param source generated tables, or Parquet or Arrow files written once and read by both engines
  * @param dataDir where the files of a file source are written (default: a directory under {@code java.io.tmpdir})
  * @param scanTest whether to also measure the full decode of lineitem ({@link ScanTest})
+ * @param cluster also run Quiver distributed on in-process workers, and with which settings
  */
 public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
-        boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest) {
+        boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest,
+        Optional<Cluster> cluster) {
     private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
             "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir");
 
@@ -40,6 +43,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
         queries = List.copyOf(queries);
         requireNonNull(source, "source is null");
         requireNonNull(dataDir, "dataDir is null");
+        requireNonNull(cluster, "cluster is null");
         if (!(scaleFactor > 0)) {
             throw invalid("scale factor must be positive: " + scaleFactor);
         }
@@ -59,50 +63,69 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      */
     public static BenchOptions defaults() {
         return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3,
-                BenchSource.GENERATED, Optional.empty(), false);
+                BenchSource.GENERATED, Optional.empty(), false, Optional.empty());
     }
 
     public BenchOptions withScaleFactor(double sf) {
-        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withTargetPartitions(int partitions) {
-        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withMemoryLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
-                explainSlowest, source, dataDir, scanTest);
+                explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withQueries(List<Integer> numbers) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withDuckDb(boolean enabled, int threads) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withCacheLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withExplainSlowest(int count) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster);
     }
 
     public BenchOptions withSource(BenchSource fileSource, Optional<Path> directory) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                fileSource, directory, scanTest);
+                fileSource, directory, scanTest, cluster);
     }
 
     public BenchOptions withScanTest(boolean enabled) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, enabled);
+                source, dataDir, enabled, cluster);
+    }
+
+    /**
+     * Quiver also runs distributed on {@code localWorkers} workers started in the benchmark's process
+     * (real Flight servers on 127.0.0.1), each with a pool of {@code workerMemoryLimit}, with the
+     * session {@code settings} ({@code distributed.*} and others, as {@code SET} takes them).
+     */
+    public record Cluster(int localWorkers, long workerMemoryLimit, Map<String, String> settings) {
+        public Cluster {
+            settings = Map.copyOf(requireNonNull(settings, "settings is null"));
+            if (localWorkers < 1 || workerMemoryLimit < 1) {
+                throw invalid("local workers and their memory limit must be positive: " + localWorkers + ", " + workerMemoryLimit);
+            }
+        }
+    }
+
+    public BenchOptions withCluster(Optional<Cluster> distributed) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                source, dataDir, scanTest, distributed);
     }
 
     /** The directory of a file source's dataset: {@code dataDir}, or {@code java.io.tmpdir/quiver-tpch-sf<SF>-<format>}. */
@@ -177,6 +200,8 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
         return "sf=" + scaleFactor + ", partitions=" + targetPartitions + ", memory=" + ByteSize.formatBytes(memoryLimit)
                 + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
                 + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
-                + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory());
+                + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory())
+                + cluster.map(c -> ", also on " + c.localWorkers() + " local workers of " + ByteSize.formatBytes(c.workerMemoryLimit())
+                        + (c.settings().isEmpty() ? "" : " with " + c.settings())).orElse("");
     }
 }

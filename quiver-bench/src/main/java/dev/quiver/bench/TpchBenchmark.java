@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,12 +39,23 @@ import java.util.function.LongSupplier;
 public final class TpchBenchmark {
     private TpchBenchmark() {}
 
-    /** What one query measured; a missing time means the engine failed it (see {@code error}). */
-    public record QueryTiming(int query, OptionalDouble quiverMillis, OptionalDouble duckdbMillis, long quiverRows, long duckdbRows, String error) {
+    /**
+     * What one query measured; a missing time means the engine failed it (see {@code error}).
+     * {@code clusterMillis} and {@code exchangedBytes} (-1 when absent) are Quiver's run on local workers.
+     */
+    public record QueryTiming(int query, OptionalDouble quiverMillis, OptionalDouble duckdbMillis, OptionalDouble clusterMillis, long quiverRows,
+            long duckdbRows, long exchangedBytes, String error) {
         public QueryTiming {
             requireNonNull(quiverMillis, "quiverMillis is null");
             requireNonNull(duckdbMillis, "duckdbMillis is null");
+            requireNonNull(clusterMillis, "clusterMillis is null");
             requireNonNull(error, "error is null");
+        }
+
+        /** Quiver's time on local workers over its single-node time, when both ran. */
+        public OptionalDouble clusterRatio() {
+            return quiverMillis.isPresent() && clusterMillis.isPresent() && quiverMillis.getAsDouble() > 0
+                    ? OptionalDouble.of(clusterMillis.getAsDouble() / quiverMillis.getAsDouble()) : OptionalDouble.empty();
         }
 
         /** Quiver's time over DuckDB's, when both ran. */
@@ -101,19 +113,28 @@ public final class TpchBenchmark {
     private static Report runQueries(BenchOptions options, PrintStream out, Catalog catalog, DuckDbTpch duckdb, LongSupplier cacheBytes,
             double loadSeconds) {
         try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
-                .memoryLimit(options.memoryLimit()).build()) {
-            out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
+                .memoryLimit(options.memoryLimit()).build();
+                ClusterRuns cluster = options.cluster().map(c -> ClusterRuns.open(options, c, catalog)).orElse(null)) {
+            if (cluster != null) {
+                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %12s %8s %12s %10s  %s%n", "q", "quiver ms", "workers ms", "w/single", "exchanged",
+                        "duckdb ms", "ratio", "rows", "check");
+            } else {
+                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
+            }
             List<QueryTiming> timings = new ArrayList<>();
             for (int query : options.queries()) {
-                QueryTiming timing = measure(query, options, session, duckdb);
+                QueryTiming timing = measure(query, options, session, cluster, duckdb);
                 timings.add(timing);
-                printTiming(out, timing);
+                printTiming(out, timing, cluster != null);
             }
             Optional<ScanTest.Result> scan = options.scanTest()
                     ? Optional.of(ScanTest.run(options, catalog, session, duckdb, out)) : Optional.empty();
             Report report = new Report(timings, scan, session.memoryPool().peak(), peakRss(), cacheBytes.getAsLong(), loadSeconds);
             printSummary(out, report);
-            explainSlowest(out, options, session, timings);
+            explainSlowest(out, options, session, timings, QueryTiming::quiverMillis, "");
+            if (cluster != null) {
+                explainSlowest(out, options, cluster.session(), timings, QueryTiming::clusterMillis, " on workers");
+            }
             return report;
         } finally {
             if (duckdb != null) {
@@ -122,18 +143,25 @@ public final class TpchBenchmark {
         }
     }
 
-    private static QueryTiming measure(int query, BenchOptions options, QuerySession session, DuckDbTpch duckdb) {
+    private static QueryTiming measure(int query, BenchOptions options, QuerySession session, ClusterRuns cluster, DuckDbTpch duckdb) {
         String text = TpchQueries.query(query);
         List<String> errors = new ArrayList<>();
         long[] quiverRows = {-1};
         OptionalDouble quiver = time(options, errors, "quiver", () -> quiverRows[0] = runQuiver(session, query, text));
+        long[] clusterRows = {-1};
+        OptionalDouble onWorkers = cluster == null ? OptionalDouble.empty()
+                : time(options, errors, "quiver on workers", () -> clusterRows[0] = cluster.run(query, text));
         long[] duckdbRows = {-1};
         OptionalDouble duck = duckdb == null ? OptionalDouble.empty()
                 : time(options, errors, "duckdb", () -> duckdbRows[0] = runDuckDb(duckdb, query, text));
         if (quiver.isPresent() && duck.isPresent() && quiverRows[0] != duckdbRows[0]) {
             errors.add("row counts differ");
         }
-        return new QueryTiming(query, quiver, duck, quiverRows[0], duckdbRows[0], String.join("; ", errors));
+        if (quiver.isPresent() && onWorkers.isPresent() && quiverRows[0] != clusterRows[0]) {
+            errors.add("row counts differ on workers");
+        }
+        long exchanged = onWorkers.isPresent() ? cluster.lastExchangedBytes() : -1;
+        return new QueryTiming(query, quiver, duck, onWorkers, quiverRows[0], duckdbRows[0], exchanged, String.join("; ", errors));
     }
 
     /** The median of the measured runs in milliseconds, or empty (and an error noted) if a run failed. */
@@ -174,11 +202,23 @@ public final class TpchBenchmark {
         return rows;
     }
 
-    private static void printTiming(PrintStream out, QueryTiming timing) {
-        out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()), millis(timing.duckdbMillis()),
-                timing.ratio().isPresent() ? String.format(Locale.ROOT, "%.2fx", timing.ratio().getAsDouble()) : "-",
-                timing.quiverRows() >= 0 ? Long.toString(timing.quiverRows()) : "-", timing.error().isEmpty() ? "ok" : timing.error());
+    private static void printTiming(PrintStream out, QueryTiming timing, boolean withCluster) {
+        String rows = timing.quiverRows() >= 0 ? Long.toString(timing.quiverRows()) : "-";
+        String check = timing.error().isEmpty() ? "ok" : timing.error();
+        if (withCluster) {
+            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %12s %8s %12s %10s  %s%n", timing.query(), millis(timing.quiverMillis()),
+                    millis(timing.clusterMillis()), ratio(timing.clusterRatio()),
+                    timing.exchangedBytes() >= 0 ? ByteSize.formatBytes(timing.exchangedBytes()) : "-", millis(timing.duckdbMillis()),
+                    ratio(timing.ratio()), rows, check);
+        } else {
+            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()), millis(timing.duckdbMillis()),
+                    ratio(timing.ratio()), rows, check);
+        }
         out.flush();
+    }
+
+    private static String ratio(OptionalDouble value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%.2fx", value.getAsDouble()) : "-";
     }
 
     private static void printSummary(PrintStream out, Report report) {
@@ -190,14 +230,24 @@ public final class TpchBenchmark {
         out.printf(Locale.ROOT, "%-4s %12.1f %12.1f %8s   (%d queries ran on both; geometric mean of ratios %.2fx)%n",
                 "sum", quiverTotal, duckdbTotal, both.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2fx", quiverTotal / duckdbTotal),
                 both.size(), geomean);
+        List<QueryTiming> onWorkers = report.timings().stream().filter(t -> t.clusterRatio().isPresent()).toList();
+        if (!onWorkers.isEmpty()) {
+            double single = onWorkers.stream().mapToDouble(t -> t.quiverMillis().getAsDouble()).sum();
+            double cluster = onWorkers.stream().mapToDouble(t -> t.clusterMillis().getAsDouble()).sum();
+            double clusterGeomean = Math.exp(onWorkers.stream().mapToDouble(t -> Math.log(t.clusterRatio().getAsDouble())).average().orElse(0));
+            long exchanged = onWorkers.stream().mapToLong(t -> Math.max(0, t.exchangedBytes())).sum();
+            out.printf(Locale.ROOT, "on workers: %.1f ms vs %.1f ms single-node = %.2fx in total (geometric mean %.2fx) over %d queries; "
+                    + "%s exchanged between stages%n", cluster, single, cluster / single, clusterGeomean, onWorkers.size(), ByteSize.formatBytes(exchanged));
+        }
         out.printf(Locale.ROOT, "Quiver ran %d of %d queries; peak pool use %s; catalog cache %s; process peak RSS %s (DuckDB included)%n",
                 quiverOnly, report.timings().size(), ByteSize.formatBytes(report.peakPoolBytes()), ByteSize.formatBytes(report.cacheBytes()),
                 report.peakRssBytes() >= 0 ? ByteSize.formatBytes(report.peakRssBytes()) : "unknown");
     }
 
-    private static void explainSlowest(PrintStream out, BenchOptions options, QuerySession session, List<QueryTiming> timings) {
-        List<QueryTiming> slowest = timings.stream().filter(t -> t.quiverMillis().isPresent())
-                .sorted(Comparator.comparingDouble((QueryTiming t) -> t.quiverMillis().getAsDouble()).reversed())
+    private static void explainSlowest(PrintStream out, BenchOptions options, QuerySession session, List<QueryTiming> timings,
+            Function<QueryTiming, OptionalDouble> millis, String where) {
+        List<QueryTiming> slowest = timings.stream().filter(t -> millis.apply(t).isPresent())
+                .sorted(Comparator.comparingDouble((QueryTiming t) -> millis.apply(t).getAsDouble()).reversed())
                 .limit(options.explainSlowest()).toList();
         for (QueryTiming timing : slowest) {
             List<String> statements = DuckDbTpch.statements(TpchQueries.query(timing.query()));
@@ -206,13 +256,13 @@ public final class TpchBenchmark {
                     session.execute(statement).close();
                 }
                 QueryResult plan = session.executeScript("EXPLAIN ANALYZE " + statements.get(statements.size() - 1));
-                out.printf(Locale.ROOT, "%nEXPLAIN ANALYZE q%d (median %s ms):%n", timing.query(), millis(timing.quiverMillis()));
+                out.printf(Locale.ROOT, "%nEXPLAIN ANALYZE q%d%s (median %s ms):%n", timing.query(), where, millis(millis.apply(timing)));
                 plan.rows().forEach(row -> out.println(row.get(0)));
                 if (TpchQueries.isScript(timing.query())) {
                     session.execute("DROP VIEW IF EXISTS revenue").close();
                 }
             } catch (RuntimeException e) {
-                out.println("EXPLAIN ANALYZE q" + timing.query() + " failed: " + e.getMessage());
+                out.println("EXPLAIN ANALYZE q" + timing.query() + where + " failed: " + e.getMessage());
             }
         }
     }

@@ -10,8 +10,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Spec;
                     + "and prints each query's median time, the Quiver/DuckDB ratio and the totals.",
         },
         footer = {"", "Example:", "  quiver bench tpch --sf 1", "  quiver bench tpch --sf 0.1 --queries 1,3,18 --runs 5",
-            "  quiver bench tpch --sf 1 --source parquet --scan-test"})
+            "  quiver bench tpch --sf 1 --source parquet --scan-test",
+            "  quiver bench tpch --sf 1 --local-workers 2   # also on 2 in-process workers, with bytes exchanged per query"})
 final class BenchTpchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -86,6 +89,19 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
 
+    @Option(names = "--local-workers", paramLabel = "N",
+            description = "Also run Quiver distributed on N workers started in this process (Flight on 127.0.0.1), "
+                    + "and print its time next to single-node and the bytes exchanged between stages.")
+    private Integer localWorkers;
+
+    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = "1GiB", converter = EngineOptions.SizeConverter.class,
+            description = "Memory pool of each local worker (default: ${DEFAULT-VALUE}).")
+    private long workerMemoryLimit;
+
+    @Option(names = "--set", paramLabel = "NAME=VALUE",
+            description = "A setting of the distributed session (repeatable), e.g. --set distributed.max_tasks_per_stage=4.")
+    private Map<String, String> settings = new LinkedHashMap<>();
+
     @Override
     public Integer call() {
         BenchOptions options = options();
@@ -121,7 +137,8 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withCacheLimit(cacheBytes)
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
-                    .withScanTest(scanTest);
+                    .withScanTest(scanTest)
+                    .withCluster(cluster());
             if (queries != null) {
                 List<Integer> numbers = new ArrayList<>();
                 for (String query : queries) {
@@ -133,6 +150,19 @@ final class BenchTpchCommand implements Callable<Integer> {
         } catch (QuiverException e) {
             throw new ParameterException(spec.commandLine(), "Invalid benchmark options: " + e.getMessage());
         }
+    }
+
+    private Optional<BenchOptions.Cluster> cluster() {
+        if (localWorkers == null) {
+            if (!settings.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N'");
+            }
+            return Optional.empty();
+        }
+        if (localWorkers < 1) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--local-workers': " + localWorkers + " (must be at least 1)");
+        }
+        return Optional.of(new BenchOptions.Cluster(localWorkers, workerMemoryLimit, settings));
     }
 
     private int queryNumber(String text) {

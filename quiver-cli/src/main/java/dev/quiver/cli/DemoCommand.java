@@ -11,7 +11,9 @@ import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -76,24 +78,31 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
         long tourStart = System.nanoTime();
         List<String> summary = new ArrayList<>();
-        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES);
-                QuerySession session = engine.newSession(catalog)) {
-            for (TourQuery query : TOUR) {
-                summary.add(runQuery(session, query, out));
+        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
+            Map<TourQuery, QueryResult> results = new LinkedHashMap<>();
+            try (QuerySession session = engine.newSession(catalog)) {
+                for (TourQuery query : TOUR) {
+                    QueryResult result = runQuery(session, query, out);
+                    results.put(query, result);
+                    summary.add(summaryLine(query, result));
+                }
             }
+            TourQuery repeated = DistributedTour.query(TOUR);
+            summary.add(DistributedTour.run(catalog, engine.memoryLimit(), repeated, results.get(repeated), out));
         }
         Duration total = Duration.ofNanos(System.nanoTime() - tourStart);
         out.println("Summary (the first query also pays for JVM warm-up and data generation):");
         summary.forEach(line -> out.println("  " + line));
-        out.printf(Locale.ROOT, "%d queries in %.1f s. Query the same data yourself:%n", TOUR.size(), total.toMillis() / 1000.0);
+        out.printf(Locale.ROOT, "%d queries in %.1f s. Query the same data yourself:%n", summary.size(), total.toMillis() / 1000.0);
         out.printf(Locale.ROOT, "  ./quiver sql --tpch %s \"select n_name, count(*) from customer join nation on c_nationkey = n_nationkey group by n_name order by n_name\"%n", sf);
-        out.println("  (./quiver sql --help for files, stdin, CSV and JSON output)");
+        out.printf(Locale.ROOT, "  ./quiver sql --tpch %s --local-workers 4 \"explain analyze select l_returnflag, count(*) from lineitem group by 1\"%n", sf);
+        out.println("  (./quiver sql --help for files, stdin, CSV and JSON output, workers; ./quiver worker --help to start one)");
         out.flush();
         return 0;
     }
 
-    /** Runs and prints one query; returns its summary line. */
-    private static String runQuery(QuerySession session, TourQuery query, PrintWriter out) {
+    /** Runs and prints one query. */
+    private static QueryResult runQuery(QuerySession session, TourQuery query, PrintWriter out) {
         out.printf(Locale.ROOT, "== %s: %s%n", query.name(), query.title());
         out.flush();
         long start = System.nanoTime();
@@ -106,7 +115,11 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.flush();
-        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", query.name(), elapsed.toNanos() / 1e9, result.rowCount(),
+        return result;
+    }
+
+    private static String summaryLine(TourQuery query, QueryResult result) {
+        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", query.name(), result.elapsed().toNanos() / 1e9, result.rowCount(),
                 result.rowCount() == 1 ? "row" : "rows", query.title());
     }
 

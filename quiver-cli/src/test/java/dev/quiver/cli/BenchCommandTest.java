@@ -22,6 +22,23 @@ class BenchCommandTest {
                 .doesNotContain("q3 ");
     }
 
+    /** With local workers each query also runs distributed; row counts are checked against single-node and DuckDB. */
+    @Test
+    void localWorkersRunEachQueryDistributedToo() {
+        Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--queries", "3,18", "--warmups", "0", "--runs", "1", "--explain", "0",
+                "--partitions", "2", "--cache", "64MiB", "--local-workers", "2", "--worker-memory-limit", "256MiB",
+                "--set", "distributed.bytes_per_partition_for_scans=64KiB");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out())
+                .contains("also on 2 local workers of 256.0 MiB with {distributed.bytes_per_partition_for_scans=64KiB}")
+                .contains("workers ms")
+                // q3: 10 rows, q18: 2 rows at SF 0.01 (answer files), the same on workers and on DuckDB, else the check says so
+                .containsPattern("(?m)^q3 .* KiB .* 10  ok$")
+                .containsPattern("(?m)^q18 .* 2  ok$")
+                .containsPattern("on workers: [0-9.]+ ms vs [0-9.]+ ms single-node = [0-9.]+x in total .* exchanged between stages");
+    }
+
     @Test
     void parquetSourceWritesTheFilesAndRunsBothEnginesOnThem(@TempDir Path directory) {
         Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--source", "parquet", "--data-dir", directory.toString(), "--queries", "1",

@@ -22,6 +22,11 @@ class DemoCommandTest {
                 .contains("(10 rows, first 5 shown, ")
                 .contains("Plan:")
                 .containsPattern("(?m)^  Q18 +\\d+\\.\\d{3} s +2 rows  large volume customer")
-                .contains("./quiver sql --tpch 0.01");
+                .contains("./quiver sql --tpch 0.01")
+                // the distributed chapter: Q3 again on 4 in-process workers, checked against the single-node rows
+                .contains("== Distributed: Q3 again, on 4 workers")
+                .containsPattern("task \\d+ on 127\\.0\\.0\\.1:\\d+: FINISHED")
+                .containsPattern("10 rows in \\d+\\.\\d{3} s, equal to the single-node result; \\d+ stages, \\d+ worker tasks")
+                .containsPattern("(?m)^  Q3 +\\d+\\.\\d{3} s +10 rows  the same, on 4 workers");
     }
 }

@@ -6,6 +6,7 @@ import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.worker.WorkerAddress;
@@ -228,7 +229,8 @@ public final class QuerySession implements AutoCloseable {
     private QueryHandle explainDistributed(DistributedPlan plan, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().explainFormat();
         if (!analyze) {
-            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(DistributedExplain.render(plan, Optional.empty(), format))), start, plan.singleNodePlan());
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
         try (QueryHandle run = startDistributed(plan, start)) {
@@ -240,8 +242,8 @@ public final class QuerySession implements AutoCloseable {
             }
             done = run.finalPlan().join();
         }
-        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(DistributedExplain.render(plan, Optional.of(done), format))), start,
-                plan.singleNodePlan());
+        String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(done) : DistributedExplain.text(done);
+        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
     }
 
     private DistributedPlan planDistributed(ExecutionPlan plan) {

@@ -115,7 +115,9 @@ class TpchLocalStagesTest {
         String text = DistributedExplain.text(plan, runner.reports());
         int tasks = plan.stages().stream().mapToInt(Stage::taskCount).sum();
         assertThat(text.split(": FINISHED, output_rows=", -1)).hasSize(tasks + 1);
-        assertThat(text).startsWith("+- Stage " + plan.headStage().stageId() + " (head, on the coordinator): 1 task × 1 partition\n");
+        assertThat(text).startsWith("exchanged between stages: rows=").contains("\n+- Stage " + plan.headStage().stageId()
+                + " (head, on the coordinator): 1 task × 1 partition\n");
+        assertThat(DistributedExplain.exchangedBytes(plan, runner.reports())).isPositive();
         assertThat(text).contains("| task 0 on local:1000: FINISHED, output_rows=" + rows.size() + ",");
         // a shuffle producer reported its head, which sent every row its plan produced
         Stage shuffled = plan.stages().stream().filter(stage -> stage.output().map(out -> out.kind() == BoundaryKind.SHUFFLE).orElse(false))

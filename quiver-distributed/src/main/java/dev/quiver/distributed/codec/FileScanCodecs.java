@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.distributed.codec.spi.DecodeContext;
 import dev.quiver.distributed.codec.spi.EncodeContext;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
-import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.arrow.ArrowBlockSplit;
 import dev.quiver.engine.source.arrow.ArrowScanExec;
 import dev.quiver.engine.source.csv.CsvFile;

@@ -7,6 +7,7 @@ import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.exchange.ProducerHead;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskRouter;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskControl;
 import dev.quiver.distributed.task.TaskError;
@@ -63,6 +64,9 @@ import java.util.concurrent.TimeoutException;
  * v1 does not retry.
  */
 public final class DistributedQuery implements AutoCloseable {
+    /** The task setting that, when {@code false}, keeps the tasks' operator metrics out of the final plan. */
+    public static final String COLLECT_METRICS = "distributed.collect_metrics";
+
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
@@ -74,6 +78,7 @@ public final class DistributedQuery implements AutoCloseable {
     private final CoordinatorMetrics metrics;
     private final StageSizer sizer;
     private final QueryEvents events;
+    private final boolean collectMetrics;
     private final Object lock = new Object();
     private final Map<TaskId, TrackedTask> tasks = new LinkedHashMap<>();
     private final CompletableFuture<FinalPlan> finalPlan = new CompletableFuture<>();
@@ -90,6 +95,7 @@ public final class DistributedQuery implements AutoCloseable {
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
         this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.sizer = requireNonNull(sizer, "sizer is null");
@@ -122,15 +128,17 @@ public final class DistributedQuery implements AutoCloseable {
         try {
             WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
             Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
+            TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
             List<Stage> stages = plan.stages();
             for (int index = 0; index < stages.size() && !isEnding(); index++) {
+                // the hooks adaptive execution extends: close, size, then dispatch, one stage at a time
                 Stage stage = closeStage(stages.get(index));
                 Stage sized = sizeStage(stage);
                 if (sized.isHead()) {
-                    headPlan = StageBinding.bind(sized.plan(), queryId, 0, placed);
+                    headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
                     events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
                 } else {
-                    placed.put(sized.stageId(), dispatchStage(sized, index, placed));
+                    placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
                 }
             }
             QuiverException early = failureOrCancel();
@@ -158,9 +166,11 @@ public final class DistributedQuery implements AutoCloseable {
         return sized;
     }
 
-    /** Sends the tasks of {@code stage}, each with its inputs bound to where the producer tasks ({@code placed}) run. */
-    private List<WorkerAddress> dispatchStage(Stage stage, int stageIndex, Map<Integer, List<WorkerAddress>> placed) {
-        List<WorkerAddress> placement = TaskPlacement.place(stage.taskCount(), List.copyOf(workers.keySet()), stageIndex);
+    /**
+     * Sends task t of {@code stage} to {@code placement.get(t)}, each with its inputs bound to where the
+     * producer tasks ({@code placed}) run.
+     */
+    private List<WorkerAddress> dispatchStage(Stage stage, List<WorkerAddress> placement, Map<Integer, List<WorkerAddress>> placed) {
         ProducerHead head = StageBinding.producerHead(plan, stage);
         List<TaskRequest> requests = new ArrayList<>();
         for (int t = 0; t < stage.taskCount(); t++) {
@@ -275,7 +285,9 @@ public final class DistributedQuery implements AutoCloseable {
         headContext.fail(error);
         queryEnded(Outcome.FAILED, error);
         // not on the transport thread that told us: ending the other tasks writes to their streams
-        headContext.executor().execute("end-" + queryId, this::endTasks);
+        if (!tryExecute("end-" + queryId, this::endTasks)) {
+            endTasks();
+        }
     }
 
     private void recordFailure(QuiverException error) {
@@ -325,7 +337,8 @@ public final class DistributedQuery implements AutoCloseable {
         for (TrackedTask task : toEnd) {
             endTask(task);
         }
-        headContext.executor().execute("finalize-" + queryId, this::awaitFinalReports);
+        // without threads (the session is closing) there is no watchdog: the worker clients' close aborts what is left
+        tryExecute("finalize-" + queryId, this::awaitFinalReports);
         completeIfFinal();
     }
 
@@ -394,7 +407,9 @@ public final class DistributedQuery implements AutoCloseable {
         }
     }
 
-    private void onReport(TrackedTask task, TaskReport report) {
+    private void onReport(TrackedTask task, TaskReport received) {
+        TaskReport report = collectMetrics ? received
+                : new TaskReport(received.taskId(), received.worker(), received.state(), List.of(), received.error());
         synchronized (lock) {
             if (task.isFinal()) {
                 return;
@@ -452,10 +467,7 @@ public final class DistributedQuery implements AutoCloseable {
             closeAndPublish.run();
             return;
         }
-        try {
-            headContext.executor().execute("close-controls-" + queryId, closeAndPublish);
-        } catch (RejectedExecutionException e) {
-            // the session is closing its threads: finish here
+        if (!tryExecute("close-controls-" + queryId, closeAndPublish)) {
             closeAndPublish.run();
         }
     }
@@ -497,6 +509,16 @@ public final class DistributedQuery implements AutoCloseable {
         }
         queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
         endTasks();
+    }
+
+    /** Runs {@code task} on a thread of the session's executor; false if the executor no longer takes work (it is closing). */
+    private boolean tryExecute(String name, Runnable task) {
+        try {
+            headContext.executor().execute(name, task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
     }
 
     static QuiverException asQuiver(Throwable error, String context) {

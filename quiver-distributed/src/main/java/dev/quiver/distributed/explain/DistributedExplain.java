@@ -60,6 +60,16 @@ public final class DistributedExplain {
         return new DotRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics()))).render();
     }
 
+    /**
+     * The uncompressed bytes the producer stages handed to their boundaries, summed over stages (a
+     * broadcast counted once, though every consumer task reads it): what a query moved between stages.
+     */
+    public static long exchangedBytes(DistributedPlan plan, Collection<TaskReport> reports) {
+        requireNonNull(plan, "plan is null");
+        Map<Integer, StageMetrics> metrics = byStage(plan, reports);
+        return plan.stages().stream().filter(stage -> !stage.isHead()).mapToLong(stage -> metrics.get(stage.stageId()).exchangedBytes()).sum();
+    }
+
     private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports) {
         return byStage(plan, reports, List.of());
     }

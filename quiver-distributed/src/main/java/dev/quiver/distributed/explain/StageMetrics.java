@@ -75,6 +75,15 @@ final class StageMetrics {
     }
 
     /** One line per task, by task index (see {@link #task}); the coordinator's task of a head stage says so. */
+    /** The bytes the tasks handed to the boundary above: the producer head's output when reported, else the stage plan's. */
+    long exchangedBytes() {
+        return hasHead ? head[BYTES] : operators[0][BYTES];
+    }
+
+    long exchangedRows() {
+        return hasHead ? head[ROWS] : operators[0][ROWS];
+    }
+
     List<String> taskLines() {
         List<String> lines = new ArrayList<>(tasks.stream().map(this::task).toList());
         if (!coordinator.isEmpty()) {

@@ -29,6 +29,18 @@ final class TextRenderer {
     /** With a first line saying why the query failed, when it did. */
     String render(Optional<String> failure) {
         failure.ifPresent(reason -> out.append("query failed: ").append(reason).append('\n'));
+        metrics.ifPresent(all -> {
+            long rows = 0;
+            long bytes = 0;
+            for (Stage stage : plan.stages()) {
+                if (!stage.isHead()) {
+                    rows += all.get(stage.stageId()).exchangedRows();
+                    bytes += all.get(stage.stageId()).exchangedBytes();
+                }
+            }
+            out.append("exchanged between stages: rows=").append(rows).append(", bytes=").append(StageMetrics.bytes(bytes))
+                    .append(" (uncompressed, a broadcast counted once)\n");
+        });
         stage(plan.headStage(), "");
         return out.toString();
     }

@@ -1,7 +1,5 @@
 package dev.quiver.distributed.plan;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;

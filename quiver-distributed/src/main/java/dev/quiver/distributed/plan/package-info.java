@@ -10,7 +10,7 @@
  * stage, one task of one partition run on the coordinator, last; every task plan of a stage has
  * the same shape and partition count, its leaves reading disjoint shares; every
  * {@link dev.quiver.distributed.exchange.StageInputExec} carries its producer's task and partition
- * counts and its consumer's; every task count comes from a merged hint whose origin says why; no
- * stage has more tasks than {@code max_tasks_per_stage}.
+ * counts and its consumer's. Every task count comes from a merged hint whose origin says why, and
+ * no stage has more tasks than {@code max_tasks_per_stage}.
  */
 package dev.quiver.distributed.plan;

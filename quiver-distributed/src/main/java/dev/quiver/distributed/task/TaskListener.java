@@ -16,7 +16,8 @@ public interface TaskListener {
 
     /**
      * The control stream broke before the final report (the worker died, stopped answering
-     * heartbeats, or refused the task): the task counts as FAILED with this error, which names the worker.
+     * heartbeats, or shut down): the task counts as FAILED with this error, which names the worker.
+     * (A task the worker refuses never gets this far: {@code startTask} throws instead.)
      */
     void onStreamFailed(TaskId task, QuiverException error);
 }

@@ -41,6 +41,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     private final CountDownLatch readerDone = new CountDownLatch(1);
     private final Object writeLock = new Object();
     private volatile ExchangeReaderWriter exchange;
+    private volatile Thread readerThread;
     private boolean halfClosed;
     private boolean streamClosed;
 
@@ -88,6 +89,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     }
 
     private void read() {
+        readerThread = Thread.currentThread();
         boolean reported = false;
         try {
             while (exchange.getReader().next()) {
@@ -217,6 +219,14 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
 
     @Override
     public void close() {
+        if (Thread.currentThread() == readerThread) {
+            // called from a listener callback: the reader closes the stream itself once the callback returns
+            if (!settled.get()) {
+                abort("closed");
+            }
+            onClosed.accept(this);
+            return;
+        }
         if (readerDone.getCount() > 0) {
             abort("closed");
         }

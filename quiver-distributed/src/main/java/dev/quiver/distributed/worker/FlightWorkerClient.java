@@ -26,7 +26,7 @@ import org.apache.arrow.flight.Result;
  */
 public final class FlightWorkerClient implements WorkerClient {
     /** How long {@link #info()} waits for an answer. */
-    public static final Duration INFO_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration INFO_TIMEOUT = Duration.ofSeconds(5);
     /** How long {@link #startTask} waits for the worker to acknowledge a task. */
     public static final Duration ACK_TIMEOUT = Duration.ofSeconds(15);
 

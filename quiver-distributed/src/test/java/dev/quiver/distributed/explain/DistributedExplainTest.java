@@ -105,6 +105,9 @@ class DistributedExplainTest {
         assertThat(text).contains("|     |     | HashAggregateExec: mode=PARTIAL, gby=[k@0], aggr=[], metrics=[output_rows=12, output_bytes=192 B, elapsed_compute=6.0ms, "
                 + "peak_mem=3.0 KiB]\n|     |     |   MemoryScanExec: partitions=2, rows=10, metrics=[output_rows=30, output_bytes=240 B, elapsed_compute=3.0ms]\n");
         assertThat(text).contains("| no task reports\n");
+        // stage 0's head sent 3 × 64 B, stage 1's plan 16 B
+        assertThat(text).startsWith("exchanged between stages: rows=14, bytes=208 B (uncompressed, a broadcast counted once)\n+- Stage 2");
+        assertThat(DistributedExplain.exchangedBytes(plan, reports)).isEqualTo(208);
         assertThat(text).contains("""
                 |     |     | estimated output: rows=?, bytes=?; actual rows=12, bytes=192 B
                 |     |     | producer head: metrics=[output_rows=12, output_bytes=192 B, elapsed_compute=0.3ms]
@@ -123,7 +126,7 @@ class DistributedExplainTest {
         FinalPlan executed = new FinalPlan("q1", plan, reports, List.of(new OperatorMetricsSnapshot(0, "CoalescePartitionsExec", 3, 24, 1_000_000, 0),
                 new OperatorMetricsSnapshot(1, "StageInputExec", 3, 24, 0, 0)), Optional.of(new QuiverException(ErrorCode.REMOTE_TASK_FAILED, "stage 1 failed")));
         String text = DistributedExplain.text(executed);
-        assertThat(text).startsWith("query failed: REMOTE_TASK_FAILED: stage 1 failed\n+- Stage 2 (head, on the coordinator)");
+        assertThat(text).startsWith("query failed: REMOTE_TASK_FAILED: stage 1 failed\nexchanged between stages: rows=0, bytes=0 B");
         assertThat(text).contains("| task 0 on the coordinator: output_rows=3, elapsed_compute=1.0ms, peak_mem=0 B\n");
         assertThat(text).contains("| CoalescePartitionsExec, metrics=[output_rows=3, output_bytes=24 B, elapsed_compute=1.0ms]\n");
         assertThat(text).contains("|     | task 0 on 127.0.0.1:7001: FAILED, error=SOURCE_ERROR: disk gone\n");

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Records what a task's control stream delivered. */
-final class RecordingListener implements TaskListener {
+class RecordingListener implements TaskListener {
     final List<TaskState> states = new ArrayList<>();
     final List<Optional<TaskError>> errors = new ArrayList<>();
     final CompletableFuture<TaskReport> report = new CompletableFuture<>();

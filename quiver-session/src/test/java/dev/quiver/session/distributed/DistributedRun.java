@@ -11,16 +11,17 @@ import dev.quiver.session.QuerySession;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** One distributed statement's result and final plan, and the checks every distributed run must pass. */
 record DistributedRun(QueryResult result, FinalPlan finalPlan) {
     /**
-     * Runs a script ({@code ;}-separated, as the TPC-H texts are): every statement but the last
+     * Runs a script ({@code ;}-separated, {@code --} comment lines dropped, as the TPC-H texts are): every statement but the last
      * plainly, the last through its handle, whose final plan is awaited.
      */
     static DistributedRun script(QuerySession session, String script) {
-        List<String> statements = Arrays.stream(script.split(";")).map(String::strip)
-                .filter(s -> !s.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("--"))).toList();
+        String code = script.lines().filter(line -> !line.strip().startsWith("--")).collect(Collectors.joining("\n"));
+        List<String> statements = Arrays.stream(code.split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
         for (String statement : statements.subList(0, statements.size() - 1)) {
             session.execute(statement).close();
         }

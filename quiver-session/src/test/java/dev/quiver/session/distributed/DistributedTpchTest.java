@@ -1,0 +1,73 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.distributed.coordinator.CoordinatorMetrics;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.session.QuerySession;
+import dev.quiver.session.tpch.AnswerFile;
+import dev.quiver.session.tpch.ResultComparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The 22 TPC-H queries at SF 0.01 on a 4-worker local cluster (real Flight servers on 127.0.0.1)
+ * with forced fan-out: {@code bytes_per_partition_for_scans} of one byte makes every scan stage
+ * run 4 tasks of 2 partitions. Each result must equal the answer file, every task must end terminal, and
+ * the last-resort finalization timeout must never be what completes a final plan.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DistributedTpchTest {
+    private TpchCatalog catalog;
+    private QuerySession session;
+
+    @BeforeAll
+    void start() {
+        catalog = TpchCatalog.cached(0.01, 256L << 20);
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1).build();
+    }
+
+    @AfterAll
+    void stop() {
+        try (TpchCatalog closedLast = catalog; QuerySession closedFirst = session) {
+            LocalCluster cluster = session.localCluster().orElseThrow();
+            assertThat(cluster.activeTasks()).as("tasks left on the workers").isZero();
+            assertThat(cluster.poolUsedBytes()).as("memory left reserved on the workers").isZero();
+        }
+    }
+
+    static List<Integer> queries() {
+        return TpchQueries.NUMBERS;
+    }
+
+    @ParameterizedTest(name = "q{0}")
+    @MethodSource("queries")
+    void matchesAnswerFile(int query) {
+        AnswerFile answer = AnswerFile.parse(TpchQueries.answer(query));
+        DistributedRun run = DistributedRun.script(session, TpchQueries.query(query));
+        if (TpchQueries.isScript(query)) {
+            session.execute("DROP VIEW revenue").close();
+        }
+        ResultComparator.assertMatches("q" + query, run.result().schema(), run.result().rows(), answer.rows());
+        DistributedRun.assertSucceeded(run.finalPlan());
+        // forced fan-out: every stage sized by a scan runs on every worker (a stage with an
+        // unsplittable node, such as a collect-left join that emits unmatched build rows, is Exact(1) by the planner's rules)
+        for (Stage stage : run.finalPlan().plan().stages()) {
+            TaskCountHint hint = stage.taskCountHint();
+            if (hint instanceof TaskCountHint.Desired && hint.origin().startsWith("TpchScanExec(")) {
+                assertThat(stage.taskCount()).as("q%d stage %d: %s", query, stage.stageId(), hint).isEqualTo(4);
+            }
+        }
+        assertThat(run.finalPlan().plan().stages().stream().filter(s -> !s.isHead()).mapToInt(Stage::partitionsPerTask).max().orElse(2)).isLessThanOrEqualTo(3);
+        CoordinatorMetrics metrics = session.coordinatorMetrics().orElseThrow();
+        assertThat(metrics.metricsFinalizationTimeouts()).isZero();
+    }
+}
