@@ -19,13 +19,20 @@ import java.util.List;
  * @param driverRowsExpected rows the driver leaves will output for this partition in all, from
  *        their statistics; -1 when unknown
  * @param columns one per output column, in schema order
- * @param keySketch the producer head's hash-key tuple as a compact HyperLogLog sketch, Base64
+ * @param keySketch the producer head's hash-key tuple as a HyperLogLog sketch, Base64
  *        ({@link KeySketch}); empty when the head has no keys (coalesce, broadcast)
+ * @param firstHalfRows the rows of the first half of the sample, in pull order (about {@code rows / 2})
+ * @param firstHalfKeySketch the key sketch of those rows: how fast new keys appeared tells keys
+ *        that arrive in clusters (sorted data) from keys drawn at random (see docs/aqe.md); empty without keys
  */
 public record PartitionSample(int partition, long rows, long bytes, int batches, boolean endOfStream, long driverRowsPulled,
-        long driverRowsExpected, List<ColumnSample> columns, String keySketch) {
+        long driverRowsExpected, List<ColumnSample> columns, String keySketch, long firstHalfRows, String firstHalfKeySketch) {
     public PartitionSample {
         requireNonNull(keySketch, "keySketch is null");
+        requireNonNull(firstHalfKeySketch, "firstHalfKeySketch is null");
+        if (firstHalfRows < 0 || firstHalfRows > rows) {
+            throw new IllegalArgumentException("the first half of a sample of " + rows + " rows cannot have " + firstHalfRows);
+        }
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         if (partition < 0 || rows < 0 || bytes < 0 || batches < 0) {
             throw new IllegalArgumentException("a partition sample has no negative counts: partition=" + partition + ", rows=" + rows
