@@ -135,7 +135,7 @@ public final class DistributedQuery implements AutoCloseable {
                 Stage stage = closeStage(stages.get(index));
                 Stage sized = sizeStage(stage);
                 if (sized.isHead()) {
-                    headPlan = StageBinding.bind(sized.plan(), queryId, 0, placed);
+                    headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
                     events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
                 } else {
                     placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
@@ -285,7 +285,9 @@ public final class DistributedQuery implements AutoCloseable {
         headContext.fail(error);
         queryEnded(Outcome.FAILED, error);
         // not on the transport thread that told us: ending the other tasks writes to their streams
-        headContext.executor().execute("end-" + queryId, this::endTasks);
+        if (!tryExecute("end-" + queryId, this::endTasks)) {
+            endTasks();
+        }
     }
 
     private void recordFailure(QuiverException error) {
@@ -335,7 +337,8 @@ public final class DistributedQuery implements AutoCloseable {
         for (TrackedTask task : toEnd) {
             endTask(task);
         }
-        headContext.executor().execute("finalize-" + queryId, this::awaitFinalReports);
+        // without threads (the session is closing) there is no watchdog: the worker clients' close aborts what is left
+        tryExecute("finalize-" + queryId, this::awaitFinalReports);
         completeIfFinal();
     }
 
@@ -464,10 +467,7 @@ public final class DistributedQuery implements AutoCloseable {
             closeAndPublish.run();
             return;
         }
-        try {
-            headContext.executor().execute("close-controls-" + queryId, closeAndPublish);
-        } catch (RejectedExecutionException e) {
-            // the session is closing its threads: finish here
+        if (!tryExecute("close-controls-" + queryId, closeAndPublish)) {
             closeAndPublish.run();
         }
     }
@@ -509,6 +509,16 @@ public final class DistributedQuery implements AutoCloseable {
         }
         queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
         endTasks();
+    }
+
+    /** Runs {@code task} on a thread of the session's executor; false if the executor no longer takes work (it is closing). */
+    private boolean tryExecute(String name, Runnable task) {
+        try {
+            headContext.executor().execute(name, task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
     }
 
     static QuiverException asQuiver(Throwable error, String context) {

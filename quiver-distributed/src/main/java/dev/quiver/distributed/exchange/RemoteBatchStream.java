@@ -225,6 +225,10 @@ final class RemoteBatchStream implements BatchStream {
         String what = "partition " + ticket.partition() + " of task " + ticket.producerTask() + " on worker " + source.worker();
         if (error instanceof FlightRuntimeException flight) {
             Optional<TaskError> remote = FlightErrors.remoteError(flight);
+            if (remote.isPresent() && remote.get().code() == ErrorCode.QUERY_CANCELLED) {
+                // the producer was stopped (its query is ending): a cancellation, not a failure of this task
+                return new QuiverException(ErrorCode.QUERY_CANCELLED, "reading " + what + " stopped: " + remote.get().message(), error);
+            }
             if (remote.isPresent()) {
                 return new QuiverException(ErrorCode.REMOTE_TASK_FAILED, "reading " + what + " failed: " + remote.get().code().name() + ": "
                         + remote.get().message(), error);

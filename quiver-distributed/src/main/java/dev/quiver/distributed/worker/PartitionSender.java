@@ -38,7 +38,7 @@ final class PartitionSender implements Runnable {
         WorkerTask task;
         BatchStream source;
         try {
-            task = server.tasks().await(ticket.producerTask(), server.unknownTaskWait(), server.address().toString());
+            task = server.tasks().await(ticket.producerTask(), server.unknownTaskWait(), server.address().toString(), listener::isCancelled);
             source = task.open(ticket);
         } catch (RuntimeException e) {
             listener.error(FlightErrors.toFlight(e));

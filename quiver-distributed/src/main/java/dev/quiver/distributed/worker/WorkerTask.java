@@ -178,7 +178,8 @@ final class WorkerTask implements AutoCloseable {
                 }
             }
             if (!ended && state == TaskState.RUNNING) {
-                if (failure != null) {
+                // an input stopped because the query is ending is no failure: the end of the query settles the state
+                if (failure != null && !isCancellation(failure)) {
                     error = TaskError.of(failure);
                     state = TaskState.FAILED;
                     context.fail(failure);
@@ -190,6 +191,10 @@ final class WorkerTask implements AutoCloseable {
             }
             lock.notifyAll();
         }
+    }
+
+    private static boolean isCancellation(Throwable failure) {
+        return failure instanceof QuiverException quiver && quiver.errorCode() == ErrorCode.QUERY_CANCELLED;
     }
 
     /**

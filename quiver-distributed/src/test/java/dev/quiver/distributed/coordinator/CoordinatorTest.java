@@ -23,6 +23,7 @@ import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.stats.Statistics;
@@ -82,6 +83,21 @@ class CoordinatorTest {
         return new DistributedPlan(new ValuesExec(SCHEMA, List.of()), List.of(producer, head));
     }
 
+    /** Stage 0: 2 tasks shuffled on {@code task} into stage 1: 3 tasks of P_c = 2, coalesced into the head stage 2. */
+    private static DistributedPlan shufflePlan(int consumerTasksSeenByInput) {
+        ColumnExpr key = new ColumnExpr(0, "task", QuiverTypes.INT32, false);
+        List<ExecutionPlan> producers = List.of(new ValuesExec(SCHEMA, List.of(List.of(0, 0))), new ValuesExec(SCHEMA, List.of(List.of(1, 0))));
+        Stage producer = new Stage(0, producers, 1, TaskCountHint.desired(2, "test"), Optional.of(new StageOutput(BoundaryKind.SHUFFLE, 1, List.of(key), 2)),
+                List.of());
+        StageInputExec shuffle = new StageInputExec(0, BoundaryKind.SHUFFLE, SCHEMA, List.of(key), 2, 1, consumerTasksSeenByInput, 2,
+                Statistics.unknown(SCHEMA), Optional.empty());
+        Stage middle = new Stage(1, List.of(shuffle, shuffle, shuffle), 2, TaskCountHint.desired(3, "test"),
+                Optional.of(new StageOutput(BoundaryKind.COALESCE, 2, List.of(), 6)), List.of(0));
+        StageInputExec gather = new StageInputExec(1, BoundaryKind.COALESCE, SCHEMA, List.of(), 3, 2, 1, 6, Statistics.unknown(SCHEMA), Optional.empty());
+        Stage head = new Stage(2, List.of(gather), 6, TaskCountHint.exact(1, "head stage"), Optional.empty(), List.of(1));
+        return new DistributedPlan(new ValuesExec(SCHEMA, List.of()), List.of(producer, middle, head));
+    }
+
     private DistributedQuery newQuery(DistributedPlan plan) {
         TaskContext context = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
         contexts.add(context);
@@ -132,6 +148,43 @@ class CoordinatorTest {
                 "q1.s0.t2 PLANNED", "q1.s0.t2 SENT");
         assertThat(kinds).endsWith("q1.s0.t0 SKIPPED", "q1.s0.t1 SKIPPED", "q1.s0.t2 SKIPPED");
         assertThat(heard).containsExactlyElementsOf(query.events());
+    }
+
+    @Test
+    void bindsShuffleHeadsAndEachConsumerTasksInputs() throws Exception {
+        DistributedQuery query = newQuery(shufflePlan(3));
+        drain(query.start());
+        List<TaskRequest> sent = workers.stream().flatMap(w -> w.requests.stream()).toList();
+        Map<Integer, dev.quiver.distributed.worker.WorkerAddress> stage0Workers = new java.util.HashMap<>();
+        for (FakeWorker worker : workers) {
+            worker.requests.stream().filter(r -> r.taskId().stageId() == 0).forEach(r -> stage0Workers.put(r.taskId().taskIndex(), worker.address()));
+        }
+        ColumnExpr key = new ColumnExpr(0, "task", QuiverTypes.INT32, false);
+        // producers are bound to Hash(keys, P_c × T_c) = 2 × 3, the consumers (coalesced into the head) to Coalesce
+        assertThat(sent).filteredOn(r -> r.taskId().stageId() == 0).hasSize(2)
+                .allMatch(r -> r.head().equals(Optional.of(new ProducerHead.Shuffle(List.of(key), 2, 3))));
+        assertThat(sent).filteredOn(r -> r.taskId().stageId() == 1).hasSize(3)
+                .allMatch(r -> r.head().equals(Optional.of(new ProducerHead.Coalesce())))
+                .allSatisfy(r -> {
+                    StageInputExec input = (StageInputExec) r.plan();
+                    StageInputExec.Binding binding = input.binding().orElseThrow();
+                    assertThat(binding.consumerTaskIndex()).isEqualTo(r.taskId().taskIndex());
+                    assertThat(binding.producerWorkers()).containsExactly(stage0Workers.get(0), stage0Workers.get(1));
+                    // consumer task t reads producer partitions [2t, 2t + 2) of every producer task
+                    assertThat(input.sourcesOf(1)).extracting(source -> source.ticket().partition()).containsOnly(2 * r.taskId().taskIndex() + 1);
+                });
+        assertThat(query.finalPlan().get(5, TimeUnit.SECONDS).taskReports()).hasSize(5);
+    }
+
+    @Test
+    void aConsumerInputThatDisagreesWithItsProducerStageFailsBeforeAnyTaskIsSent() throws Exception {
+        DistributedQuery query = newQuery(shufflePlan(2));
+        assertThatThrownBy(query::start).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.PLAN_ERROR);
+            assertThat(e.getMessage()).contains("stage 1", "stage 0");
+        });
+        assertThat(workers).allMatch(w -> w.requests.isEmpty());
+        assertThat(query.finalPlan().get(5, TimeUnit.SECONDS).taskReports()).isEmpty();
     }
 
     @Test

@@ -212,6 +212,12 @@ class TaskExecutionTest {
             assertThat(report.error()).isEmpty();
             assertThat(listener.states()).isEmpty();
             control.close();
+            // a request arriving after the end fails at once, saying so, rather than waiting for the task
+            cluster.assertWorkersClean();
+            TaskContext late = cluster.consumerContext("q4.s0.t0");
+            assertThatThrownBy(() -> cluster.read(late, List.of(cluster.source(0, new TaskId("q4", 1, 0), 0, new ProducerHead.Coalesce(), 0)), SCHEMA))
+                    .isInstanceOf(QuiverException.class)
+                    .hasMessageContaining("q4.s1.t0 has already ended");
         }
     }
 
@@ -221,10 +227,12 @@ class TaskExecutionTest {
             TaskId task = new TaskId("q5", 1, 0);
             ProducerHead head = new ProducerHead.Coalesce();
             RecordingListener listener = new RecordingListener();
-            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, scan(0, 20_000, 1), Optional.of(head), Map.of("batch_size", "10")),
+            // the source never ends, so the task is still running whenever the query ends
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, new EndlessExec(), Optional.of(head), Map.of("batch_size", "10")),
                     listener);
             TaskContext consumer = cluster.consumerContext("q5.s0.t0");
-            try (BatchStream stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), SCHEMA, consumer)) {
+            try (BatchStream stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), EndlessExec.SCHEMA,
+                    consumer)) {
                 stream.next().close();
                 listener.awaitState(TaskState.RUNNING);
                 control.endQuery();

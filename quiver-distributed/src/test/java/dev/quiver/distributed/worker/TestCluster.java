@@ -31,10 +31,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 final class TestCluster implements AutoCloseable {
     static final String VERSION = "test-1";
+    /** The built-in codecs and the test nodes. */
+    static final PlanCodec CODEC = PlanCodec.builder().nodeCodec(EndlessExec.CODEC).build();
 
     final BufferAllocator root = new RootAllocator();
     final QuiverExecutor executor = new QuiverExecutor("coordinator");
-    final WorkerConnections connections = new WorkerConnections("coordinator", root, executor, PlanCodec.create());
+    final WorkerConnections connections = new WorkerConnections("coordinator", root, executor, CODEC);
     final List<WorkerServer> workers = new ArrayList<>();
     private final List<TaskContext> contexts = new ArrayList<>();
     private final List<BufferAllocator> contextAllocators = new ArrayList<>();
@@ -45,7 +47,7 @@ final class TestCluster implements AutoCloseable {
 
     TestCluster(int workerCount, long memoryLimitPerWorker) {
         for (int i = 0; i < workerCount; i++) {
-            workers.add(WorkerServer.builder().name("worker-" + i).version(VERSION).cores(2).memoryLimit(memoryLimitPerWorker)
+            workers.add(WorkerServer.builder().name("worker-" + i).version(VERSION).cores(2).memoryLimit(memoryLimitPerWorker).codec(CODEC)
                     .unknownTaskWait(java.time.Duration.ofMillis(500)).start());
         }
     }

@@ -40,7 +40,7 @@ class WireCompressionTest {
     @Test
     void lz4AndZstdShrinkTheWireBytesOfCompressibleData() throws Exception {
         List<List<Object>> rows = new ArrayList<>();
-        for (int i = 0; i < 50_000; i++) {
+        for (int i = 0; i < 20_000; i++) {
             rows.add(List.of((long) (i % 100), "a fairly repetitive string " + (i % 10)));
         }
         Map<String, Long> wireBytes = new HashMap<>();
@@ -57,8 +57,8 @@ class WireCompressionTest {
                 control.close();
             }
         }
-        // 50,000 rows of about 38 bytes: the tracer sees the uncompressed bodies in full
-        assertThat(wireBytes.get("none")).isGreaterThan(1_500_000L);
+        // 20,000 rows of about 38 bytes: the tracer sees the uncompressed bodies in full
+        assertThat(wireBytes.get("none")).isGreaterThan(600_000L);
         assertThat(wireBytes.get("lz4")).isLessThan(wireBytes.get("none") / 3);
         assertThat(wireBytes.get("zstd")).isLessThan(wireBytes.get("none") / 3);
     }

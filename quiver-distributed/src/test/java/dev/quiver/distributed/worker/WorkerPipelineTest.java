@@ -158,6 +158,42 @@ class WorkerPipelineTest {
     }
 
     @Test
+    void consumerWhoseProducerEndsFirstIsCancelledNotFailed() {
+        try (TestCluster cluster = new TestCluster(2)) {
+            ProducerHead coalesce = new ProducerHead.Coalesce();
+            TaskId producer = new TaskId("k1", 1, 0);
+            RecordingListener producerListener = new RecordingListener();
+            TaskControl producerControl = cluster.client(0).startTask(TestCluster.request(producer, new EndlessExec(), Optional.of(coalesce),
+                    Map.of("batch_size", "10")), producerListener);
+            StageInputExec input = new StageInputExec(1, BoundaryKind.COALESCE, EndlessExec.SCHEMA, List.of(), 1, 1, 1, 1,
+                    Statistics.unknown(EndlessExec.SCHEMA), Optional.empty()).bind("k1", 0, List.of(cluster.worker(0).address()));
+            TaskId consumer = new TaskId("k1", 2, 0);
+            RecordingListener consumerListener = new RecordingListener();
+            TaskControl consumerControl = cluster.client(1).startTask(TestCluster.request(consumer, input, Optional.of(coalesce), Map.of()),
+                    consumerListener);
+            TaskContext head = cluster.consumerContext("k1.s3.t0");
+            try (BatchStream stream = cluster.connections.exchangeClient().open(List.of(cluster.source(1, consumer, 0, coalesce, 0)),
+                    EndlessExec.SCHEMA, head)) {
+                stream.next().close();
+                // the query ends at the producer first: its consumer's input stops
+                producerControl.endQuery();
+                assertThat(producerListener.awaitReport().state()).isEqualTo(TaskState.CANCELLED);
+                assertThatThrownBy(() -> {
+                    VectorSchemaRoot batch;
+                    while ((batch = stream.next()) != null) {
+                        batch.close();
+                    }
+                }).isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+            }
+            consumerControl.endQuery();
+            assertThat(consumerListener.awaitReport().state()).isEqualTo(TaskState.CANCELLED);
+            assertThat(consumerListener.states()).doesNotContain(TaskState.FAILED);
+            producerControl.close();
+            consumerControl.close();
+        }
+    }
+
+    @Test
     void unknownCompressionIsRefusedAtTaskStart() {
         try (TestCluster cluster = new TestCluster(1)) {
             assertThatThrownBy(() -> cluster.client(0).startTask(TestCluster.request(new TaskId("p2", 1, 0), MemoryScanExec.split(SCHEMA, rows(1), 1),
@@ -173,10 +209,10 @@ class WorkerPipelineTest {
             TaskId task = new TaskId("p3", 1, 0);
             ProducerHead head = new ProducerHead.Coalesce();
             RecordingListener listener = new RecordingListener();
-            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, MemoryScanExec.split(SCHEMA, rows(20_000), 1), Optional.of(head),
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, new EndlessExec(), Optional.of(head),
                     Map.of("batch_size", "10")), listener);
             TaskContext consumer = cluster.consumerContext("p3.s0.t0");
-            try (var stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), SCHEMA, consumer)) {
+            try (var stream = cluster.connections.exchangeClient().open(List.of(cluster.source(0, task, 0, head, 0)), EndlessExec.SCHEMA, consumer)) {
                 stream.next().close();
                 control.abort("the test gives up");
                 control.close();

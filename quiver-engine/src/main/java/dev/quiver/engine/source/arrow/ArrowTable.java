@@ -11,7 +11,6 @@ import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
-import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.io.IOException;
@@ -19,7 +18,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -27,8 +25,6 @@ import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
@@ -47,9 +43,6 @@ public final class ArrowTable implements TableSource {
     /** The extensions of Arrow IPC files in a table directory. */
     public static final Set<String> EXTENSIONS = Set.of(".arrow", ".arrows", ".feather", ".ipc");
 
-    /** Rows sampled at opening for distinct-count estimates. */
-    static final int SAMPLE_ROWS = 10_000;
-
     private final String name;
     private final Path path;
     private final Schema schema;
@@ -58,7 +51,7 @@ public final class ArrowTable implements TableSource {
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private ArrowTable(String name, Path path, Schema schema, List<Path> files, List<ArrowBlockSplit> splits, long[][] sample) {
+    private ArrowTable(String name, Path path, Schema schema, List<Path> files, List<ArrowBlockSplit> splits, ArrowSample sample) {
         this.name = name;
         this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
@@ -70,7 +63,7 @@ public final class ArrowTable implements TableSource {
         List<ColumnStatistics> columns = new ArrayList<>(ArrowBlockSplit.columns(splits, IntStream.range(0, schema.getFields().size()).boxed().toList()));
         for (int c = 0; c < columns.size(); c++) {
             ColumnStatistics column = columns.get(c);
-            columns.set(c, column.withDistinctCount(DistinctEstimator.fromSample(sample[0][c], sample[1][c], rows - column.nullCount().value())));
+            columns.set(c, column.withDistinctCount(sample.distinct(c, rows - column.nullCount().value())));
         }
         this.statistics = new Statistics(Estimate.exact(rows), Estimate.inexact(bytes), columns);
     }
@@ -89,13 +82,13 @@ public final class ArrowTable implements TableSource {
         List<Path> files = DataFiles.list(path, EXTENSIONS, "Arrow IPC");
         Schema schema = null;
         List<ArrowBlockSplit> splits = new ArrayList<>();
-        long[][] sample;
+        ArrowSample sample;
         try (BufferAllocator allocator = new RootAllocator()) {
             for (Path file : files) {
                 Schema fileSchema = readFile(file, allocator, splits);
                 schema = schema == null ? fileSchema : unify(schema, fileSchema, files.get(0), file);
             }
-            sample = sample(files.get(0), schema.getFields().size(), allocator);
+            sample = ArrowSample.read(splits, schema.getFields().size(), allocator);
         }
         return new ArrowTable(name, path, schema, files, splits, sample);
     }
@@ -123,40 +116,6 @@ public final class ArrowTable implements TableSource {
             String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read Arrow IPC file " + file
                     + " (is it an Arrow IPC file? the streaming format is not read): " + reason, e);
-        }
-    }
-
-    /**
-     * Distinct and non-null values of each column among the first {@value #SAMPLE_ROWS} rows of the
-     * file's first record batch, for distinct-count estimates (Arrow IPC files carry no column
-     * statistics): {@code [0][c]} distinct, {@code [1][c]} non-null. Zeros when the file has no rows.
-     */
-    private static long[][] sample(Path file, int columnCount, BufferAllocator allocator) {
-        long[][] counts = new long[2][columnCount];
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-                ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
-            List<ArrowBlock> blocks = reader.getRecordBlocks();
-            if (blocks.isEmpty() || !reader.loadRecordBatch(blocks.get(0))) {
-                return counts;
-            }
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            int rows = Math.min(root.getRowCount(), SAMPLE_ROWS);
-            for (int c = 0; c < columnCount; c++) {
-                FieldVector vector = root.getVector(c);
-                Set<Object> values = new HashSet<>();
-                for (int row = 0; row < rows; row++) {
-                    Object value = vector.getObject(row);
-                    if (value != null) {
-                        values.add(value);
-                        counts[1][c]++;
-                    }
-                }
-                counts[0][c] = values.size();
-            }
-            return counts;
-        } catch (IOException | RuntimeException e) {
-            String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read Arrow IPC file " + file + ": " + reason, e);
         }
     }
 
