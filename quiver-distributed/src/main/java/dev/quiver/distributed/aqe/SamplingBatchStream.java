@@ -107,7 +107,7 @@ final class SamplingBatchStream implements BatchStream {
             releaseBuffer();
             throw error;
         }
-        sample = accumulator.toSample(partition, inputEnded, driver.isEmpty() ? -1 : driver.rowsPulled(partition),
+        sample = accumulator.toSample(partition, inputEnded, driver.isBlocked(), driver.isEmpty() ? -1 : driver.rowsPulled(partition),
                 driver.isEmpty() ? -1 : driver.rowsExpected(partition));
         state = State.REPLAYING;
         sink.accept(sample);

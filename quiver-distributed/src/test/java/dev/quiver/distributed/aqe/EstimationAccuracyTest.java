@@ -112,6 +112,6 @@ class EstimationAccuracyTest {
     }
 
     private static SampledStatistics estimate(int stage, long rows, long bytes, long keys, double fraction) {
-        return new SampledStatistics(stage, rows, bytes, keys, Math.round(rows * fraction), fraction, 1, 1, 1, Statistics.unknown(new Schema(List.of())));
+        return new SampledStatistics(stage, rows, bytes, keys, Math.round(rows * fraction), fraction, 1, 1, 1, false, Statistics.unknown(new Schema(List.of())));
     }
 }
