@@ -6,11 +6,13 @@ import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.operator.UnionExec;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.exchange.SortPreservingMergeExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.NestedLoopJoinExec;
+import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.stats.Estimate;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,10 +32,12 @@ public final class DriverLeaves {
     private record Leaf(ExecutionPlan node, boolean aligned) {}
 
     private final List<Leaf> leaves;
+    private final List<String> blocking;
     private final int partitionCount;
 
-    private DriverLeaves(List<Leaf> leaves, int partitionCount) {
+    private DriverLeaves(List<Leaf> leaves, List<String> blocking, int partitionCount) {
         this.leaves = List.copyOf(leaves);
+        this.blocking = List.copyOf(blocking);
         this.partitionCount = partitionCount;
     }
 
@@ -42,30 +46,43 @@ public final class DriverLeaves {
         requireNonNull(plan, "plan is null");
         int partitions = plan.outputPartitioning().partitionCount();
         List<Leaf> leaves = new ArrayList<>();
-        collect(plan, true, partitions, leaves);
-        return new DriverLeaves(leaves, partitions);
+        List<String> blocking = new ArrayList<>();
+        collect(plan, true, partitions, leaves, blocking);
+        return new DriverLeaves(leaves, blocking, partitions);
     }
 
-    private static void collect(ExecutionPlan node, boolean aligned, int partitions, List<Leaf> out) {
+    private static void collect(ExecutionPlan node, boolean aligned, int partitions, List<Leaf> out, List<String> blocking) {
         if (node.children().isEmpty()) {
             out.add(new Leaf(node, aligned && node.outputPartitioning().partitionCount() == partitions));
             return;
         }
+        if (node instanceof HashAggregateExec || node instanceof SortExec sort && sort.fetch().isEmpty()) {
+            blocking.add(node.displayLine());
+        }
         boolean keeps = aligned && !(node instanceof RepartitionExec || node instanceof CoalescePartitionsExec
                 || node instanceof SortPreservingMergeExec || node instanceof UnionExec);
         if (node instanceof HashJoinExec join) {
-            collect(join.right(), keeps, partitions, out);
+            collect(join.right(), keeps, partitions, out, blocking);
         } else if (node instanceof NestedLoopJoinExec join) {
-            collect(join.right(), keeps, partitions, out);
+            collect(join.right(), keeps, partitions, out, blocking);
         } else {
             for (ExecutionPlan child : node.children()) {
-                collect(child, keeps, partitions, out);
+                collect(child, keeps, partitions, out, blocking);
             }
         }
     }
 
     public boolean isEmpty() {
         return leaves.isEmpty();
+    }
+
+    /**
+     * Whether an operator on the driver path consumes all its input before it outputs (a hash
+     * aggregate, a full sort): the driver leaves are then done before the first output row, and
+     * their rows say nothing about how much output is still to come.
+     */
+    public boolean isBlocked() {
+        return !blocking.isEmpty();
     }
 
     /** Display lines of the driver leaves, for plans and tests. */

@@ -14,6 +14,8 @@ import java.util.List;
  * @param bytes bytes ready (Arrow buffer sizes, as {@code output_bytes} counts them)
  * @param batches batches ready
  * @param endOfStream the partition ended within the budget: {@code rows} and {@code bytes} are its whole output
+ * @param blocked an operator on the driver path consumes all its input before it outputs (hash
+ *        aggregate, full sort), so the driver rows do not measure the output's progress
  * @param driverRowsPulled rows the leaves of the driver path (the probe sides of joins) had output
  *        when sampling stopped; -1 when no driver leaf reports {@code output_rows}
  * @param driverRowsExpected rows the driver leaves will output for this partition in all, from
@@ -25,7 +27,7 @@ import java.util.List;
  * @param firstHalfKeySketch the key sketch of those rows: how fast new keys appeared tells keys
  *        that arrive in clusters (sorted data) from keys drawn at random (see docs/aqe.md); empty without keys
  */
-public record PartitionSample(int partition, long rows, long bytes, int batches, boolean endOfStream, long driverRowsPulled,
+public record PartitionSample(int partition, long rows, long bytes, int batches, boolean endOfStream, boolean blocked, long driverRowsPulled,
         long driverRowsExpected, List<ColumnSample> columns, String keySketch, long firstHalfRows, String firstHalfKeySketch) {
     public PartitionSample {
         requireNonNull(keySketch, "keySketch is null");
@@ -45,13 +47,14 @@ public record PartitionSample(int partition, long rows, long bytes, int batches,
 
     /**
      * How much of the partition's work the sample covers, from the driver leaves: 1 at the end of
-     * the stream, else rows pulled over rows expected (capped at 1); -1 when unknown.
+     * the stream, else rows pulled over rows expected (capped at 1); -1 when unknown (also when
+     * {@code blocked}).
      */
     public double completion() {
         if (endOfStream) {
             return 1.0;
         }
-        if (driverRowsPulled < 0 || driverRowsExpected <= 0) {
+        if (blocked || driverRowsPulled < 0 || driverRowsExpected <= 0) {
             return -1;
         }
         return Math.min(1.0, Math.max(driverRowsPulled, 1) / (double) driverRowsExpected);

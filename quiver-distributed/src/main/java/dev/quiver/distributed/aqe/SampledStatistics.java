@@ -19,16 +19,20 @@ import java.util.Locale;
  * @param partitionsReported samples received
  * @param partitionsWithData samples with at least one row
  * @param totalPartitions {@code T × P} of the stage
+ * @param lowerBound some reported partition neither ended nor could say how far it had come (a
+ *        blocking operator on its driver path, or no driver statistics), and no other partition's
+ *        progress stood in for it: its output was counted as what the sample saw, so rows, bytes and
+ *        keys are at least these
  */
 public record SampledStatistics(int stageId, long rows, long bytes, long distinctKeys, long sampledRows, double fractionSampled,
-        int partitionsReported, int partitionsWithData, int totalPartitions, Statistics statistics) {
+        int partitionsReported, int partitionsWithData, int totalPartitions, boolean lowerBound, Statistics statistics) {
     public SampledStatistics {
         requireNonNull(statistics, "statistics is null");
     }
 
     /** One line for EXPLAIN, e.g. {@code estimated rows=~60000, bytes=~4.1 MiB, distinct keys=~15000 (sampled 21% from 2 of 8 partitions)}. */
     public String summary() {
-        return "estimated rows=~" + rows + ", bytes=~" + ByteSize.formatBytes(bytes) + (distinctKeys >= 0 ? ", distinct keys=~" + distinctKeys : "")
+        return "estimated rows=" + (lowerBound ? "≥" : "~") + rows + ", bytes=~" + ByteSize.formatBytes(bytes) + (distinctKeys >= 0 ? ", distinct keys=~" + distinctKeys : "")
                 + " (sampled " + String.format(Locale.ROOT, "%.0f%%", 100 * fractionSampled) + " from " + partitionsReported + " of "
                 + totalPartitions + " partitions)";
     }

@@ -27,10 +27,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * pulled followed by the rest (see {@link SamplingBatchStream}). Output, schema and partitioning
  * are the input's.
  *
+ * <p>Its metrics: {@code output_rows}/{@code output_bytes} of what it handed on, and as peak memory
+ * the most its partition's buffer held.
+ *
  * <p>A worker may sample before any consumer asks for data: {@link #sample(int, TaskContext)} runs
  * a partition's sampling phase on the calling thread, and the later {@link #execute} of that
  * partition (by the head) returns the same stream, which replays the buffered batches. Partitions
- * sampled but never executed are released when the task's context closes.
+ * sampled but never executed are released when the task's context closes. Both calls must use the
+ * same {@code SamplerExec} instance and the same {@link TaskContext}: the streams are the node's
+ * shared state in that context.
  *
  * @param keys the producer head's hash keys over the input's schema; empty for a coalesce or
  *        broadcast head (no key sketch then)
@@ -124,7 +129,7 @@ public final class SamplerExec extends AbstractExecutionPlan {
 
     SamplingBatchStream newStream(int partition, TaskContext context) {
         return new SamplingBatchStream(input.execute(partition, context), partition, sampleBytesPerPartition, keys, driver,
-                context.service(SampleSink.class), context);
+                context.service(SampleSink.class), context, metrics().partition(partition));
     }
 
     @Override

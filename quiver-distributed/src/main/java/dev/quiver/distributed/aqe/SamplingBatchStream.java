@@ -9,6 +9,7 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryReservation;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +47,7 @@ final class SamplingBatchStream implements BatchStream {
     private final SampleSink sink;
     private final TaskContext context;
     private final MemoryReservation reservation;
+    private final PartitionMetrics metrics;
     private final ArrayDeque<Buffered> buffer = new ArrayDeque<>();
     private State state = State.PENDING;
     private boolean inputEnded;
@@ -53,7 +55,7 @@ final class SamplingBatchStream implements BatchStream {
     private RuntimeException failure;
 
     SamplingBatchStream(BatchStream input, int partition, long budgetBytes, List<PhysicalExpr> keys, DriverLeaves driver, SampleSink sink,
-            TaskContext context) {
+            TaskContext context, PartitionMetrics metrics) {
         this.input = requireNonNull(input, "input is null");
         this.partition = partition;
         this.budgetBytes = budgetBytes;
@@ -61,6 +63,7 @@ final class SamplingBatchStream implements BatchStream {
         this.driver = requireNonNull(driver, "driver is null");
         this.sink = requireNonNull(sink, "sink is null");
         this.context = requireNonNull(context, "context is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
         this.reservation = context.memoryPool().newReservation("SamplerExec[partition=" + partition + "]");
     }
 
@@ -104,7 +107,7 @@ final class SamplingBatchStream implements BatchStream {
             releaseBuffer();
             throw error;
         }
-        sample = accumulator.toSample(partition, inputEnded, driver.isEmpty() ? -1 : driver.rowsPulled(partition),
+        sample = accumulator.toSample(partition, inputEnded, driver.isBlocked(), driver.isEmpty() ? -1 : driver.rowsPulled(partition),
                 driver.isEmpty() ? -1 : driver.rowsExpected(partition));
         state = State.REPLAYING;
         sink.accept(sample);
@@ -156,6 +159,7 @@ final class SamplingBatchStream implements BatchStream {
             return;
         }
         state = State.CLOSED;
+        metrics.recordMemory(reservation.peak());
         try {
             releaseBuffer();
             reservation.close();

@@ -87,6 +87,8 @@ public final class StageSampleCollector {
         }
         List<PartitionSample> reported = List.copyOf(samples.values());
         double averageCompletion = averageCompletion(reported);
+        boolean lowerBound = reported.stream().anyMatch(s -> s.completion() < 0)
+                && reported.stream().noneMatch(s -> s.completion() > 0 && !s.endOfStream());
         double rows = 0;
         double bytes = 0;
         long sampledRows = 0;
@@ -142,12 +144,16 @@ public final class StageSampleCollector {
         int withData = (int) reported.stream().filter(s -> s.rows() > 0).count();
         double fraction = totalRows == 0 ? 1.0 : Math.min(1.0, sampledRows / (double) totalRows);
         return Optional.of(new SampledStatistics(stageId, totalRows, totalBytes, distinctKeys, sampledRows, fraction, reported.size(), withData,
-                totalPartitions, statistics));
+                totalPartitions, lowerBound, statistics));
     }
 
-    /** The mean completion of the samples that know theirs, for those that do not (1 when none does: a lower bound). */
+    /**
+     * For the samples that do not know their completion: the mean completion of the partial samples
+     * that do (1 when none does: a lower bound). Ended partitions say nothing about how far the
+     * unfinished ones are.
+     */
     private static double averageCompletion(List<PartitionSample> reported) {
-        return reported.stream().mapToDouble(PartitionSample::completion).filter(c -> c > 0).average().orElse(1.0);
+        return reported.stream().filter(s -> !s.endOfStream()).mapToDouble(PartitionSample::completion).filter(c -> c > 0).average().orElse(1.0);
     }
 
     private static double sampledRowsNonNull(List<PartitionSample> reported, int column) {

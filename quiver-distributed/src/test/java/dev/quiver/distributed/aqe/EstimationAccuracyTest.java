@@ -99,9 +99,19 @@ class EstimationAccuracyTest {
         // 1000 customers with orders at SF 0.01 (two thirds of 1500)
         assertThat(measured.distinctQError()).isLessThan(1.25);
         assertThat(estimate.fractionSampled()).isLessThan(0.5);
+
+        StageCost cost = new CostModel().cost(stage.taskPlans());
+        TaskCountHint.Desired hint = AdaptiveTaskCount.desired(cost.costBytes(), 16 << 20, 2, 4);
+        StageDecision decision = new StageDecision(0, cost, hint, hint, Optional.empty()).withSample(estimate);
+        assertThat(decision.explainLines(Optional.of(actual))).containsExactly(
+                "aqe: 1 task from " + hint,
+                "aqe: " + cost.summary(),
+                "aqe: " + estimate.summary(),
+                "aqe: actual rows=15000 (q-error " + String.format(java.util.Locale.ROOT, "%.2f", measured.rowsQError()) + "), bytes=" + actual.bytes());
+        assertThat(hint.origin()).contains("/ P=2 → 1 task");
     }
 
     private static SampledStatistics estimate(int stage, long rows, long bytes, long keys, double fraction) {
-        return new SampledStatistics(stage, rows, bytes, keys, Math.round(rows * fraction), fraction, 1, 1, 1, Statistics.unknown(new Schema(List.of())));
+        return new SampledStatistics(stage, rows, bytes, keys, Math.round(rows * fraction), fraction, 1, 1, 1, false, Statistics.unknown(new Schema(List.of())));
     }
 }

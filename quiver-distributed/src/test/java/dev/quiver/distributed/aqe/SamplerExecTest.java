@@ -100,6 +100,8 @@ class SamplerExecTest {
                 }
             }
             assertThat(rows).isEqualTo(7500);
+            assertThat(sampler.metrics().peakMemoryBytes()).isEqualTo(sample.bytes());
+            assertThat(sampler.metrics().outputRows()).isEqualTo(7500);
             assertThat(sink.samples).hasSize(1);
             assertThatThrownBy(() -> sampler.execute(0, context)).isInstanceOf(QuiverException.class).hasMessageContaining("executed twice");
         }

@@ -17,6 +17,8 @@ import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.operator.FilterExec;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchScanExec;
 import dev.quiver.engine.stats.Precision;
@@ -108,6 +110,31 @@ class StageSampleCollectorTest {
         SampledStatistics estimate = collector.estimate().orElseThrow();
         assertThat(estimate.fractionSampled()).isLessThan(0.5);
         assertThat((double) estimate.rows()).isCloseTo(actual, within(actual * 0.10));
+    }
+
+    @Test
+    void aBlockingOperatorMakesAPartialSampleALowerBound() {
+        UnaryOperator<ExecutionPlan> groupByOrder = scan -> new HashAggregateExec(AggregateMode.PARTIAL, List.of(column(scan, "l_orderkey")),
+                List.of("l_orderkey"), List.of(), scan);
+        Stage stage = stage(groupByOrder);
+        StageSampleCollector partial = StageSampleCollector.forStage(stage);
+        List<Sampled> samples = sampleAll(stage, 1);
+        samples.forEach(s -> partial.offer(s.task(), s.sample()));
+        assertThat(samples).allSatisfy(s -> {
+            assertThat(s.sample().blocked()).isTrue();
+            assertThat(s.sample().completion()).isEqualTo(-1.0);
+        });
+        SampledStatistics lowerBound = partial.estimate().orElseThrow();
+        assertThat(lowerBound.lowerBound()).isTrue();
+        assertThat(lowerBound.rows()).isEqualTo(lowerBound.sampledRows()).isLessThan(ORDER_KEYS);
+        assertThat(lowerBound.summary()).startsWith("estimated rows=≥");
+
+        // sampled to the end, the same stage is counted exactly: one row per order key
+        StageSampleCollector whole = StageSampleCollector.forStage(stage);
+        sampleAll(stage, 1L << 30).forEach(s -> whole.offer(s.task(), s.sample()));
+        SampledStatistics exact = whole.estimate().orElseThrow();
+        assertThat(exact.lowerBound()).isFalse();
+        assertThat(exact.rows()).isEqualTo(ORDER_KEYS);
     }
 
     @Test
