@@ -170,7 +170,8 @@ class DistributedQueryTest {
         }
         assertNothingLeftOnWorkers();
         assertThat(Eventually.await(cluster::allocatedBytes, bytesBefore, Duration.ofSeconds(5))).as("Arrow memory held by the workers").isEqualTo(bytesBefore);
-        int threadsAfter = Eventually.await(() -> cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum(), threadsBefore, Duration.ofSeconds(5));
+        int threadsAfter = Eventually.awaitUntil(() -> cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum(),
+                threads -> threads <= threadsBefore, Duration.ofSeconds(5));
         assertThat(threadsAfter).as("busy worker threads").isLessThanOrEqualTo(threadsBefore);
     }
 
