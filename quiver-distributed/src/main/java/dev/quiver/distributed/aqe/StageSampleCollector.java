@@ -4,12 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,13 +91,7 @@ public final class StageSampleCollector {
         long sampledRows = 0;
         double reportedDriverRows = 0;
         boolean driverKnown = stageDriverRows >= 0;
-        double[] nulls = new double[schema.getFields().size()];
-        double[] distinct = new double[nulls.length];
-        double[] mostDistinct = new double[nulls.length];
-        boolean[] repeating = new boolean[nulls.length];
-        boolean[] distinctKnown = new boolean[nulls.length];
-        Arrays.fill(distinctKnown, true);
-        Arrays.fill(repeating, true);
+        ColumnExtrapolation columns = new ColumnExtrapolation(schema.getFields().size());
         for (PartitionSample sample : reported) {
             double completion = sample.completion() > 0 ? sample.completion() : averageCompletion;
             rows += sample.rows() / completion;
@@ -111,15 +102,7 @@ public final class StageSampleCollector {
             } else {
                 driverKnown = false;
             }
-            for (int i = 0; i < nulls.length && i < sample.columns().size(); i++) {
-                ColumnSample column = sample.columns().get(i);
-                nulls[i] += column.nullFraction() * sample.rows() / completion;
-                double seen = Math.max(0, column.distinctFraction()) * sample.rows() * (1 - column.nullFraction());
-                distinct[i] += seen;
-                mostDistinct[i] = Math.max(mostDistinct[i], seen);
-                repeating[i] &= column.distinctFraction() <= REPEATING;
-                distinctKnown[i] &= column.distinctKnown();
-            }
+            columns.add(sample, completion);
         }
         boolean all = reported.size() >= totalPartitions;
         double scale = all ? 1.0
@@ -129,18 +112,7 @@ public final class StageSampleCollector {
         long totalRows = Math.max(sampledRows, Math.round(rows * scale));
         long totalBytes = Math.round(bytes * scale);
         long distinctKeys = distinctKeys(reported, sampledRows, totalRows);
-        List<ColumnStatistics> columns = new ArrayList<>(nulls.length);
-        for (int i = 0; i < nulls.length; i++) {
-            long nullCount = Math.min(totalRows, Math.round(nulls[i] * scale));
-            long nonNullSampled = Math.round(sampledRowsNonNull(reported, i));
-            // partitions that repeat their values share them (count the largest); otherwise they hold different ones (add up)
-            long seen = Math.round(repeating[i] ? mostDistinct[i] : distinct[i]);
-            Estimate ndv = distinctKnown[i]
-                    ? Estimate.inexact(extrapolateDistinct(seen, nonNullSampled, totalRows - nullCount))
-                    : Estimate.absent();
-            columns.add(new ColumnStatistics(Estimate.inexact(nullCount), ndv, Optional.empty(), Optional.empty(), false));
-        }
-        Statistics statistics = new Statistics(Estimate.inexact(totalRows), Estimate.inexact(totalBytes), columns);
+        Statistics statistics = new Statistics(Estimate.inexact(totalRows), Estimate.inexact(totalBytes), columns.statistics(scale, totalRows));
         int withData = (int) reported.stream().filter(s -> s.rows() > 0).count();
         double fraction = totalRows == 0 ? 1.0 : Math.min(1.0, sampledRows / (double) totalRows);
         return Optional.of(new SampledStatistics(stageId, totalRows, totalBytes, distinctKeys, sampledRows, fraction, reported.size(), withData,
@@ -154,16 +126,6 @@ public final class StageSampleCollector {
      */
     private static double averageCompletion(List<PartitionSample> reported) {
         return reported.stream().filter(s -> !s.endOfStream()).mapToDouble(PartitionSample::completion).filter(c -> c > 0).average().orElse(1.0);
-    }
-
-    private static double sampledRowsNonNull(List<PartitionSample> reported, int column) {
-        double rows = 0;
-        for (PartitionSample sample : reported) {
-            if (column < sample.columns().size()) {
-                rows += sample.rows() * (1 - sample.columns().get(column).nullFraction());
-            }
-        }
-        return rows;
     }
 
     private static long distinctKeys(List<PartitionSample> reported, long sampledRows, long totalRows) {
