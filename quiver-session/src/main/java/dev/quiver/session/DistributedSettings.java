@@ -24,12 +24,16 @@ import java.util.Map;
  * @param compression the codec of data streams between workers
  * @param collectMetrics whether workers send their tasks' operator metrics at the end
  * @param sampleBytesPerPartition how much AQE's samplers pull per partition (stored for AQE)
+ * @param heartbeatIntervalMs how often both ends of a task's control stream send heartbeats
+ * @param heartbeatTimeoutMs how long a silent control stream is tolerated before its task counts as lost
  */
 public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPerPartition, int maxTasksPerStage, long bytesPerPartitionForScans,
-        boolean broadcastJoins, Compression compression, boolean collectMetrics, long sampleBytesPerPartition) {
+        boolean broadcastJoins, Compression compression, boolean collectMetrics, long sampleBytesPerPartition, long heartbeatIntervalMs,
+        long heartbeatTimeoutMs) {
     /** The names (after the {@code distributed.} prefix) that {@code SET} accepts. */
     public static final List<String> NAMES = List.of("dynamic_task_count", "dynamic_bytes_per_partition", "max_tasks_per_stage",
-            "bytes_per_partition_for_scans", "broadcast_joins", "compression", "collect_metrics", "sample_bytes_per_partition");
+            "bytes_per_partition_for_scans", "broadcast_joins", "compression", "collect_metrics", "sample_bytes_per_partition", "heartbeat_interval_ms",
+            "heartbeat_timeout_ms");
     public static final String PREFIX = "distributed.";
     private static final long MIB = 1L << 20;
 
@@ -52,10 +56,14 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
             throw invalid("distributed byte sizes must be positive: dynamic_bytes_per_partition=" + dynamicBytesPerPartition
                     + ", bytes_per_partition_for_scans=" + bytesPerPartitionForScans + ", sample_bytes_per_partition=" + sampleBytesPerPartition);
         }
+        if (heartbeatIntervalMs < 1 || heartbeatTimeoutMs <= heartbeatIntervalMs) {
+            throw invalid("distributed.heartbeat_interval_ms must be positive and below distributed.heartbeat_timeout_ms: " + heartbeatIntervalMs
+                    + " ms, " + heartbeatTimeoutMs + " ms");
+        }
     }
 
     public static DistributedSettings defaults() {
-        return new DistributedSettings(false, 16 * MIB, 0, 16 * MIB, true, Compression.LZ4, true, MIB);
+        return new DistributedSettings(false, 16 * MIB, 0, 16 * MIB, true, Compression.LZ4, true, MIB, 1000, 5000);
     }
 
     /** Whether {@code name} is one of these settings ({@code distributed.} prefix, any case). */
@@ -66,27 +74,28 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
     /** A copy with {@code name} ({@code distributed.x}, any case) parsed from {@code value}. */
     public DistributedSettings with(String name, String value) {
         String key = name.toLowerCase(Locale.ROOT).substring(PREFIX.length());
-        String full = PREFIX + key;
-        return switch (key) {
-            case "dynamic_task_count" -> new DistributedSettings(parseBoolean(full, value), dynamicBytesPerPartition, maxTasksPerStage,
-                    bytesPerPartitionForScans, broadcastJoins, compression, collectMetrics, sampleBytesPerPartition);
-            case "dynamic_bytes_per_partition" -> new DistributedSettings(dynamicTaskCount, parseBytes(full, value), maxTasksPerStage,
-                    bytesPerPartitionForScans, broadcastJoins, compression, collectMetrics, sampleBytesPerPartition);
-            case "max_tasks_per_stage" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, parseInt(full, value),
-                    bytesPerPartitionForScans, broadcastJoins, compression, collectMetrics, sampleBytesPerPartition);
-            case "bytes_per_partition_for_scans" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, maxTasksPerStage,
-                    parseBytes(full, value), broadcastJoins, compression, collectMetrics, sampleBytesPerPartition);
-            case "broadcast_joins" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, maxTasksPerStage,
-                    bytesPerPartitionForScans, parseBoolean(full, value), compression, collectMetrics, sampleBytesPerPartition);
-            case "compression" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, maxTasksPerStage,
-                    bytesPerPartitionForScans, broadcastJoins, parseCompression(value), collectMetrics, sampleBytesPerPartition);
-            case "collect_metrics" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, maxTasksPerStage,
-                    bytesPerPartitionForScans, broadcastJoins, compression, parseBoolean(full, value), sampleBytesPerPartition);
-            case "sample_bytes_per_partition" -> new DistributedSettings(dynamicTaskCount, dynamicBytesPerPartition, maxTasksPerStage,
-                    bytesPerPartitionForScans, broadcastJoins, compression, collectMetrics, parseBytes(full, value));
-            default -> throw invalid("Unknown setting '" + name + "'; valid distributed settings are "
+        if (!NAMES.contains(key)) {
+            throw invalid("Unknown setting '" + name + "'; valid distributed settings are "
                     + String.join(", ", NAMES.stream().map(n -> PREFIX + n).toList()));
-        };
+        }
+        Map<String, String> values = asMap();
+        values.put(PREFIX + key, value);
+        return parse(values);
+    }
+
+    /** The settings {@link #asMap} wrote (every name present). */
+    private static DistributedSettings parse(Map<String, String> values) {
+        return new DistributedSettings(
+                parseBoolean(values, "dynamic_task_count"),
+                parseBytes(values, "dynamic_bytes_per_partition"),
+                (int) parseLong(values, "max_tasks_per_stage"),
+                parseBytes(values, "bytes_per_partition_for_scans"),
+                parseBoolean(values, "broadcast_joins"),
+                parseCompression(values.get(PREFIX + "compression")),
+                parseBoolean(values, "collect_metrics"),
+                parseBytes(values, "sample_bytes_per_partition"),
+                parseLong(values, "heartbeat_interval_ms"),
+                parseLong(values, "heartbeat_timeout_ms"));
     }
 
     /** Every setting by its full name, as {@code SET} would write it. */
@@ -100,31 +109,39 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
         map.put(PREFIX + "compression", compression.settingValue());
         map.put(PREFIX + "collect_metrics", Boolean.toString(collectMetrics));
         map.put(PREFIX + "sample_bytes_per_partition", Long.toString(sampleBytesPerPartition));
+        map.put(PREFIX + "heartbeat_interval_ms", Long.toString(heartbeatIntervalMs));
+        map.put(PREFIX + "heartbeat_timeout_ms", Long.toString(heartbeatTimeoutMs));
         return map;
     }
 
-    private static boolean parseBoolean(String name, String value) {
-        String text = value.trim().toLowerCase(Locale.ROOT);
-        return switch (text) {
+    private static boolean parseBoolean(Map<String, String> values, String key) {
+        String value = values.get(PREFIX + key);
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "true", "on", "1" -> true;
             case "false", "off", "0" -> false;
-            default -> throw invalid(name + " must be true or false, not '" + value + "'");
+            default -> throw invalid(PREFIX + key + " must be true or false, not '" + value + "'");
         };
     }
 
-    private static int parseInt(String name, String value) {
+    private static long parseLong(Map<String, String> values, String key) {
+        String value = values.get(PREFIX + key);
         try {
-            return Integer.parseInt(value.trim());
+            long parsed = Long.parseLong(value.trim());
+            if (parsed > Integer.MAX_VALUE || parsed < Integer.MIN_VALUE) {
+                throw new NumberFormatException();
+            }
+            return parsed;
         } catch (NumberFormatException e) {
-            throw invalid(name + " must be a whole number, not '" + value + "'");
+            throw invalid(PREFIX + key + " must be a whole number, not '" + value + "'");
         }
     }
 
-    private static long parseBytes(String name, String value) {
+    private static long parseBytes(Map<String, String> values, String key) {
+        String value = values.get(PREFIX + key);
         try {
             return ByteSize.parseBytes(value.trim());
         } catch (QuiverException e) {
-            throw invalid(name + " must be a size such as '16MiB' or '65536', not '" + value + "'");
+            throw invalid(PREFIX + key + " must be a size such as '16MiB' or '65536', not '" + value + "'");
         }
     }
 

@@ -74,7 +74,7 @@ public final class QuerySession implements AutoCloseable {
     private final AtomicLong queryIds = new AtomicLong();
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
-    private final String sessionTag = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
+    private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     private SessionSettings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();

@@ -56,6 +56,27 @@ class DistributedFaultTest {
         }
     }
 
+    /** Each local worker has its own pool: a final aggregate that outgrows it fails the query with the worker's error, naming worker and stage. */
+    @Test
+    void aWorkersMemoryLimitStopsATaskThatOutgrowsIt() {
+        try (TpchCatalog catalog = TpchCatalog.cached(0.01, 256L << 20);
+                QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(2, 64L << 10)
+                        .withBytesPerPartitionForScans(1024).build()) {
+            LocalCluster cluster = session.localCluster().orElseThrow();
+            assertThat(cluster.workers()).allSatisfy(worker -> assertThat(worker.memoryPool().limit()).isEqualTo(64L << 10));
+            QueryHandle handle = session.execute("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey");
+            assertThatThrownBy(handle::collect).isInstanceOfSatisfying(QuiverException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                assertThat(e.getMessage()).containsPattern("stage \\d+").contains("127.0.0.1:");
+            });
+            DistributedRun.assertAllTasksTerminal(DistributedRun.awaitFinalPlan(handle));
+            assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).isZero();
+            assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
+            // the session stays usable: a query within the limit runs
+            assertThat(session.executeScript("SELECT count(*) FROM nation").rows()).containsExactly(List.of(25L));
+        }
+    }
+
     /** SF 1 lineitem takes seconds to generate, so every scan task still runs when the query is cancelled after its first batch. */
     @Test
     void aCancelledQueryEndsEveryTaskCancelledOrSkippedAndReturnsAllMemory() throws Exception {

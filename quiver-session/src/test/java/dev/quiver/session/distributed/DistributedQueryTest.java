@@ -12,6 +12,7 @@ import dev.quiver.distributed.task.TaskState;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
@@ -22,7 +23,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -167,8 +170,36 @@ class DistributedQueryTest {
         }
         assertNothingLeftOnWorkers();
         assertThat(Eventually.await(cluster::allocatedBytes, bytesBefore, Duration.ofSeconds(5))).as("Arrow memory held by the workers").isEqualTo(bytesBefore);
-        int threadsAfter = Eventually.await(() -> cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum(), threadsBefore, Duration.ofSeconds(5));
+        int threadsAfter = Eventually.awaitUntil(() -> cluster.workers().stream().mapToInt(WorkerServer::activeThreads).sum(),
+                threads -> threads <= threadsBefore, Duration.ofSeconds(5));
         assertThat(threadsAfter).as("busy worker threads").isLessThanOrEqualTo(threadsBefore);
+    }
+
+    @Test
+    void concurrentQueriesShareTheWorkers() throws Exception {
+        List<String> queries = List.of(
+                "SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity) FROM lineitem GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2",
+                "SELECT c_mktsegment, count(*) FROM customer JOIN orders ON c_custkey = o_custkey GROUP BY c_mktsegment ORDER BY 1",
+                "SELECT n_name, count(*) FROM supplier JOIN nation ON s_nationkey = n_nationkey GROUP BY n_name ORDER BY 1",
+                "SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority ORDER BY 1");
+        List<List<List<Object>>> expected = new ArrayList<>();
+        for (String query : queries) {
+            expected.add(session.executeScript(query).rows());
+        }
+        try (QuiverExecutor executor = new QuiverExecutor("concurrent-queries")) {
+            List<CompletableFuture<DistributedRun>> runs = new ArrayList<>();
+            for (int round = 0; round < 3; round++) {
+                for (String query : queries) {
+                    runs.add(CompletableFuture.supplyAsync(() -> DistributedRun.query(session, query), executor.asExecutorService()));
+                }
+            }
+            for (int i = 0; i < runs.size(); i++) {
+                DistributedRun run = runs.get(i).get(60, TimeUnit.SECONDS);
+                assertThat(run.result().rows()).isEqualTo(expected.get(i % queries.size()));
+                DistributedRun.assertSucceeded(run.finalPlan());
+            }
+        }
+        assertNothingLeftOnWorkers();
     }
 
     @Test

@@ -112,6 +112,42 @@ class DistributedWorkerProcessTest {
         }
     }
 
+    /**
+     * A worker that hangs (SIGSTOP: its TCP connections stay up, so only the control stream's
+     * heartbeats can tell) fails the query within 10 s naming it, and the other worker is left clean.
+     */
+    @Test
+    void aHungWorkerIsDetectedByHeartbeats() throws Exception {
+        try (WorkerProcess victim = WorkerProcess.start();
+                TpchCatalog large = new TpchCatalog(1.0);
+                QuerySession hanging = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(second.address(), victim.address())).build();
+                QuiverExecutor executor = new QuiverExecutor("hang-test")) {
+            QueryHandle handle = hanging.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
+            long[] frozenAt = new long[1];
+            CompletableFuture<Void> frozen = CompletableFuture.runAsync(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (System.nanoTime() < deadline && handle.events().stream().noneMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
+                        && changed.worker().equals(victim.address()) && changed.state() == TaskState.RUNNING)) {
+                    sleep(10);
+                }
+                try {
+                    victim.freeze();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                frozenAt[0] = System.nanoTime();
+            }, executor.asExecutorService());
+            assertThatThrownBy(handle::collect).isInstanceOfSatisfying(QuiverException.class,
+                    e -> assertThat(e.getMessage()).contains(victim.address().toString()).containsPattern("stage \\d+"));
+            long failedAt = System.nanoTime();
+            frozen.get(30, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(failedAt - frozenAt[0])).as("time from the hang to the query's failure").isLessThan(Duration.ofSeconds(10));
+            DistributedRun.assertAllTasksTerminal(DistributedRun.awaitFinalPlan(handle));
+            assertThat(Eventually.await(second::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the other worker").isZero();
+            victim.kill();
+        }
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

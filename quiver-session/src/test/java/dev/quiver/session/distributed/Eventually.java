@@ -1,6 +1,7 @@
 package dev.quiver.session.distributed;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** Waits for a condition that other threads or processes make true (a worker dropping a task's state after its final report). */
@@ -9,9 +10,14 @@ final class Eventually {
 
     /** Polls {@code value} until it equals {@code expected}, for at most {@code within}; returns the last value seen. */
     static <T> T await(Supplier<T> value, T expected, Duration within) {
+        return awaitUntil(value, expected::equals, within);
+    }
+
+    /** Polls {@code value} until {@code done} accepts it, for at most {@code within}; returns the last value seen. */
+    static <T> T awaitUntil(Supplier<T> value, Predicate<T> done, Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         T seen = value.get();
-        while (!expected.equals(seen) && System.nanoTime() < deadline) {
+        while (!done.test(seen) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {

@@ -85,6 +85,12 @@ final class WorkerProcess implements AutoCloseable {
         throw new IllegalStateException("the worker at " + address + " ended");
     }
 
+    /** Freezes the process (SIGSTOP): its connections stay open but it answers nothing, as a hung machine would. */
+    void freeze() throws IOException, InterruptedException {
+        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start();
+        stop.waitFor(10, TimeUnit.SECONDS);
+    }
+
     /** Kills the process at once, as a crash would. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
