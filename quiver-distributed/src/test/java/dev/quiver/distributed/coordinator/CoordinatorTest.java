@@ -12,6 +12,7 @@ import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;
 import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskRequest;
 import dev.quiver.distributed.task.TaskState;
@@ -26,6 +27,8 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.stats.Statistics;
 import dev.quiver.engine.types.QuiverTypes;
 import java.time.Duration;
@@ -33,6 +36,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -185,6 +189,22 @@ class CoordinatorTest {
         });
         assertThat(workers).allMatch(w -> w.requests.isEmpty());
         assertThat(query.finalPlan().get(5, TimeUnit.SECONDS).taskReports()).isEmpty();
+    }
+
+    @Test
+    void aLimitReadsProducerTasksInOrderAndNeverAsksForTheRest() throws Exception {
+        DistributedPlan plan = coalescePlan();
+        Stage head = plan.headStage();
+        ExecutionPlan limited = new GlobalLimitExec(new CoalescePartitionsExec(head.plan()), 0, OptionalLong.of(1));
+        DistributedPlan withLimit = new DistributedPlan(plan.singleNodePlan(), List.of(plan.stages().get(0),
+                new Stage(head.stageId(), List.of(limited), 1, head.taskCountHint(), Optional.empty(), head.inputStageIds())));
+        DistributedQuery query = newQuery(withLimit);
+        assertThat(drain(query.start())).hasSize(1);
+        // only producer task 0 was asked for data; tasks 1 and 2 were never executed
+        assertThat(exchange.opened).extracting(source -> source.ticket().producerTask().taskIndex()).containsOnly(0);
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.headMetrics()).extracting(OperatorMetricsSnapshot::name)
+                .containsExactly("GlobalLimitExec", "CoalescePartitionsExec", "StageInputExec");
     }
 
     @Test
