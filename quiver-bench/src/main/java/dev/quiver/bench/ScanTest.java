@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -59,14 +60,13 @@ public final class ScanTest {
         long[] size = arrowSize(lineitem, options.targetPartitions());
         String sql = query(lineitem);
         List<String> errors = new ArrayList<>();
-        int executions = options.warmups() + options.runs();
-        long cpuStart = processCpuNanos();
-        OptionalDouble quiver = TpchBenchmark.time(options, errors, "quiver", () -> session.executeScript(sql).rowCount());
-        double quiverCpu = (processCpuNanos() - cpuStart) / 1e6 / executions;
-        cpuStart = processCpuNanos();
+        List<Double> quiverCpus = new ArrayList<>();
+        OptionalDouble quiver = TpchBenchmark.time(options, errors, "quiver", cpuTimed(quiverCpus, () -> session.executeScript(sql).rowCount()));
+        double quiverCpu = medianOfRuns(quiverCpus, options.warmups());
+        List<Double> duckCpus = new ArrayList<>();
         OptionalDouble duck = duckdb == null ? OptionalDouble.empty()
-                : TpchBenchmark.time(options, errors, "duckdb", () -> duckdb.query(sql).rows().size());
-        double duckCpu = (processCpuNanos() - cpuStart) / 1e6 / executions;
+                : TpchBenchmark.time(options, errors, "duckdb", cpuTimed(duckCpus, () -> duckdb.query(sql).rows().size()));
+        double duckCpu = medianOfRuns(duckCpus, options.warmups());
         Result result = new Result(size[0], size[1], quiver, duck, String.join("; ", errors));
         out.printf(Locale.ROOT, "%nScan test: min and max of all %d lineitem columns, %d rows, %s as Arrow%n",
                 lineitem.schema().getFields().size(), result.rows(), ByteSize.formatBytes(result.arrowBytes()));
@@ -76,7 +76,7 @@ public final class ScanTest {
             print(out, "duckdb", result, duck, duckCpu);
         }
         if (quiver.isPresent() && duck.isPresent()) {
-            out.printf(Locale.ROOT, "ratio %.2fx (process CPU per run: %.2fx)%n", quiver.getAsDouble() / duck.getAsDouble(), quiverCpu / duckCpu);
+            out.printf(Locale.ROOT, "ratio %.2fx (median process CPU per run: %.2fx)%n", quiver.getAsDouble() / duck.getAsDouble(), quiverCpu / duckCpu);
         }
         if (!result.error().isEmpty()) {
             out.println("scan test: " + result.error());
@@ -85,8 +85,8 @@ public final class ScanTest {
     }
 
     /**
-     * @param cpuMillis process CPU time (all threads, DuckDB's native ones included, JIT and GC too)
-     *     over the warm-ups and runs, per execution: steadier than wall time on a shared machine
+     * @param cpuMillis median process CPU time of the measured runs (all threads, DuckDB's native
+     *     ones included, GC too): steadier than wall time on a shared machine
      */
     private static void print(PrintStream out, String engine, Result result, OptionalDouble millis, double cpuMillis) {
         if (millis.isEmpty()) {
@@ -96,6 +96,26 @@ public final class ScanTest {
         double seconds = millis.getAsDouble() / 1e3;
         out.printf(Locale.ROOT, "%-7s %10.1f %12.2f %12.1f %12.1f%n", engine, millis.getAsDouble(), result.rows() / seconds / 1e6,
                 result.arrowBytes() / seconds / (1 << 20), cpuMillis);
+    }
+
+    /** {@code run}, adding the process CPU milliseconds of each execution to {@code cpuMillis}. */
+    private static LongSupplier cpuTimed(List<Double> cpuMillis, LongSupplier run) {
+        return () -> {
+            long start = processCpuNanos();
+            long result = run.getAsLong();
+            cpuMillis.add((processCpuNanos() - start) / 1e6);
+            return result;
+        };
+    }
+
+    /** The median of the measured executions (after the warm-ups, whose JIT compilation would count for Quiver only); NaN if none. */
+    private static double medianOfRuns(List<Double> cpuMillis, int warmups) {
+        if (cpuMillis.size() <= warmups) {
+            return Double.NaN;
+        }
+        double[] runs = cpuMillis.subList(warmups, cpuMillis.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = runs.length;
+        return n % 2 == 1 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
     }
 
     /** CPU time of the whole process, or 0 where the JVM does not report it. */

@@ -57,6 +57,8 @@ final class AggregateStream implements BatchStream {
     private final GroupHashTable table;
     private final Accumulator[] accumulators;
     private final int[][] stateColumns;
+    /** Without GROUP BY: for a string MIN, the MAX of the same argument computed in the same pass (-1: none). */
+    private final int[] pairedMax;
     private int[] groupIds = new int[0];
 
     private State state = State.READING;
@@ -92,6 +94,7 @@ final class AggregateStream implements BatchStream {
                 }
             }
         }
+        this.pairedMax = table == null && mode != AggregateMode.FINAL ? StringMinMaxAccumulator.pairs(aggregates, accumulators) : null;
         this.reservation = context.memoryPool().newReservation("HashAggregateExec[mode=" + mode + ", partition=" + partition + "]");
         if (table == null) {
             for (Accumulator accumulator : accumulators) {
@@ -202,10 +205,14 @@ final class AggregateStream implements BatchStream {
                         states.add(batch.getVector(column));
                     }
                     accumulators[a].merge(groupIds, rows, states);
+                } else if (table == null && pairedMax[a] == StringMinMaxAccumulator.PAIRED) {
+                    continue; // updated with its MIN
                 } else {
                     List<PhysicalExpr> args = aggregates.get(a).args();
                     FieldVector arg = args.isEmpty() ? null : vector(args.get(0), batch, owned);
-                    if (table == null) {
+                    if (table == null && pairedMax[a] >= 0) {
+                        StringMinMaxAccumulator.updatePair(accumulators[a], accumulators[pairedMax[a]], groupIds, rows, arg);
+                    } else if (table == null) {
                         accumulators[a].updateSingleGroup(groupIds, rows, arg);
                     } else {
                         accumulators[a].update(groupIds, rows, arg);

@@ -78,7 +78,7 @@ final class StringMinMaxAccumulator extends Accumulator {
 
     /**
      * Without NULLs: finds the batch's extreme value comparing bytes in place in the Arrow buffers,
-     * eight at a time, and copies only that one value out.
+     * by 8-byte prefixes, and copies only that one value out.
      */
     @Override
     void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
@@ -87,53 +87,136 @@ final class StringMinMaxAccumulator extends Accumulator {
             return;
         }
         ArrowBuf dataBuffer = arg.getDataBuffer();
+        long offsets = checkedOffsets(arg, rows);
+        long data = dataBuffer.memoryAddress();
+        long capacity = dataBuffer.capacity();
+        int sign = max ? 1 : -1;
+        int bestStart = MemoryUtil.getInt(offsets);
+        int bestEnd = nextOffset(offsets, 0, bestStart);
+        long bestPrefix = prefix(data, bestStart, bestEnd - bestStart, capacity);
+        int end = bestEnd;
+        for (int i = 1; i < rows; i++) {
+            int start = end;
+            end = nextOffset(offsets, i, start);
+            long prefix = prefix(data, start, end - start, capacity);
+            if (order(data, start, end, prefix, bestStart, bestEnd, bestPrefix) * sign > 0) {
+                bestStart = start;
+                bestEnd = end;
+                bestPrefix = prefix;
+            }
+        }
+        fold(dataBuffer, bestStart, bestEnd);
+    }
+
+    /** Markers {@link #pairs} gives a MAX computed together with the MIN of the same argument. */
+    static final int PAIRED = -2;
+
+    /**
+     * For an aggregate without GROUP BY: for each string MIN, the index of a string MAX of the same
+     * argument, which {@link #updatePair} computes in the same pass over the values ({@code SELECT
+     * min(c), max(c)}); {@link #PAIRED} for that MAX; -1 for every other aggregate.
+     */
+    static int[] pairs(List<AggregateExpr> aggregates, Accumulator[] accumulators) {
+        int[] pairs = new int[accumulators.length];
+        Arrays.fill(pairs, -1);
+        for (int a = 0; a < accumulators.length; a++) {
+            if (!(accumulators[a] instanceof StringMinMaxAccumulator min) || min.max || pairs[a] != -1) {
+                continue;
+            }
+            for (int b = 0; b < accumulators.length; b++) {
+                if (pairs[b] == -1 && accumulators[b] instanceof StringMinMaxAccumulator max && max.max
+                        && aggregates.get(a).args().equals(aggregates.get(b).args())) {
+                    pairs[a] = b;
+                    pairs[b] = PAIRED;
+                    break;
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** {@link #updateSingleGroup} of a MIN and a MAX over the same values, in one pass. */
+    static void updatePair(Accumulator minAccumulator, Accumulator maxAccumulator, int[] zeros, int rows, FieldVector arg) {
+        StringMinMaxAccumulator min = (StringMinMaxAccumulator) minAccumulator;
+        StringMinMaxAccumulator max = (StringMinMaxAccumulator) maxAccumulator;
+        if (arg.getNullCount() != 0) {
+            min.update(zeros, rows, arg);
+            max.update(zeros, rows, arg);
+            return;
+        }
+        ArrowBuf dataBuffer = arg.getDataBuffer();
+        long offsets = checkedOffsets(arg, rows);
+        long data = dataBuffer.memoryAddress();
+        long capacity = dataBuffer.capacity();
+        int minStart = MemoryUtil.getInt(offsets);
+        int minEnd = nextOffset(offsets, 0, minStart);
+        long minPrefix = prefix(data, minStart, minEnd - minStart, capacity);
+        int maxStart = minStart;
+        int maxEnd = minEnd;
+        long maxPrefix = minPrefix;
+        int end = minEnd;
+        for (int i = 1; i < rows; i++) {
+            int start = end;
+            end = nextOffset(offsets, i, start);
+            long prefix = prefix(data, start, end - start, capacity);
+            if (order(data, start, end, prefix, minStart, minEnd, minPrefix) < 0) {
+                minStart = start;
+                minEnd = end;
+                minPrefix = prefix;
+            } else if (order(data, start, end, prefix, maxStart, maxEnd, maxPrefix) > 0) {
+                maxStart = start;
+                maxEnd = end;
+                maxPrefix = prefix;
+            }
+        }
+        min.fold(dataBuffer, minStart, minEnd);
+        max.fold(dataBuffer, maxStart, maxEnd);
+    }
+
+    /** The address of the offsets of {@code rows} values, after checking that they lie within the vector's buffers. */
+    private static long checkedOffsets(FieldVector arg, int rows) {
+        ArrowBuf dataBuffer = arg.getDataBuffer();
         long offsets = Columns.checkedAddress(arg.getOffsetBuffer(), rows + 1, 4);
         int first = MemoryUtil.getInt(offsets);
         int last = MemoryUtil.getInt(offsets + (long) rows * 4);
         if (first < 0 || last < first || last > dataBuffer.capacity()) {
             throw new IndexOutOfBoundsException("string offsets " + first + ".." + last + " in a buffer of " + dataBuffer.capacity() + " bytes");
         }
-        long data = dataBuffer.memoryAddress();
-        long capacity = dataBuffer.capacity();
-        int sign = max ? 1 : -1;
-        int bestStart = first;
-        int bestEnd = MemoryUtil.getInt(offsets + 4);
-        if (bestEnd < bestStart) {
-            throw new IllegalStateException("string offsets decrease at row 0: " + bestStart + " > " + bestEnd);
+        return offsets;
+    }
+
+    /** The end offset of row {@code row}, which starts at {@code start}; offsets that never decrease stay within the checked range. */
+    private static int nextOffset(long offsets, int row, int start) {
+        int end = MemoryUtil.getInt(offsets + (long) (row + 1) * 4);
+        if (end < start) {
+            throw new IllegalStateException("string offsets decrease at row " + row + ": " + start + " > " + end);
         }
-        long bestPrefix = prefix(data, bestStart, bestEnd - bestStart, capacity);
-        int end = bestEnd;
-        for (int i = 1; i < rows; i++) {
-            int start = end;
-            end = MemoryUtil.getInt(offsets + (long) (i + 1) * 4);
-            // offsets that never decrease stay within [first, last], checked above
-            if (end < start) {
-                throw new IllegalStateException("string offsets decrease at row " + i + ": " + start + " > " + end);
-            }
-            int length = end - start;
-            long prefix = prefix(data, start, length, capacity);
-            int order;
-            if (prefix != bestPrefix) {
-                order = Long.compareUnsigned(prefix, bestPrefix);
-            } else if (length <= 8 && bestEnd - bestStart <= 8) {
-                // equal prefixes hold both values whole: the shorter one is a prefix of the other
-                order = Integer.compare(length, bestEnd - bestStart);
-            } else {
-                order = compareBytes(data + start, length, data + bestStart, bestEnd - bestStart);
-            }
-            if (order * sign > 0) {
-                bestStart = start;
-                bestEnd = end;
-                bestPrefix = prefix;
-            }
+        return end;
+    }
+
+    /** The order of value {@code [start, end)} against {@code [bestStart, bestEnd)}, given their prefixes. */
+    private static int order(long data, int start, int end, long prefix, int bestStart, int bestEnd, long bestPrefix) {
+        if (prefix != bestPrefix) {
+            return Long.compareUnsigned(prefix, bestPrefix);
         }
-        int length = bestEnd - bestStart;
+        int length = end - start;
+        int bestLength = bestEnd - bestStart;
+        if (length <= 8 && bestLength <= 8) {
+            // equal prefixes hold both values whole: the shorter one is a prefix of the other
+            return Integer.compare(length, bestLength);
+        }
+        return compareBytes(data + start, length, data + bestStart, bestLength);
+    }
+
+    /** Folds a batch's extreme value {@code [start, end)} of {@code dataBuffer} into group 0. */
+    private void fold(ArrowBuf dataBuffer, int start, int end) {
+        int length = end - start;
         if (candidate.length < length) {
             candidate = new byte[length];
         }
-        dataBuffer.getBytes(bestStart, candidate, 0, length);
+        dataBuffer.getBytes(start, candidate, 0, length);
         byte[] current = values[0];
-        if (current == null || Arrays.compareUnsigned(candidate, 0, length, current, 0, lengths[0]) * sign > 0) {
+        if (current == null || Arrays.compareUnsigned(candidate, 0, length, current, 0, lengths[0]) * (max ? 1 : -1) > 0) {
             if (current == null || current.length < length) {
                 valueBytes += length - (current == null ? 0 : current.length);
                 current = new byte[length];

@@ -107,6 +107,24 @@ class UngroupedMinMaxTest {
         }
     }
 
+    /** MIN and MAX of one string column share a pass; a MAX listed first, and a MIN without a partner, still work. */
+    @Test
+    void pairsMinAndMaxOfTheSameStringColumn() {
+        List<List<Object>> rows = rows(2000, 3);
+        List<Object> all = expected(rows);
+        int s = 5 * 2;
+        List<AggregateExpr> aggregates = List.of(
+                agg(MAX, col(SCHEMA, "s"), "max_s", QuiverTypes.UTF8),
+                agg(MIN, col(SCHEMA, "ns"), "min_ns", QuiverTypes.UTF8),
+                agg(MIN, col(SCHEMA, "s"), "min_s", QuiverTypes.UTF8),
+                agg(MIN, col(SCHEMA, "s"), "min_s2", QuiverTypes.UTF8),
+                agg(MAX, col(SCHEMA, "ns"), "max_ns", QuiverTypes.UTF8));
+        try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(100, 2))) {
+            List<List<Object>> result = tc.rows(single(new MemoryScanExec(SCHEMA, List.of(rows)), List.of(), aggregates));
+            assertThat(result).containsExactly(List.of(all.get(s + 1), all.get(s + 4), all.get(s), all.get(s), all.get(s + 5)));
+        }
+    }
+
     @Test
     void compareBytesOrdersAsUnsignedUtf8() {
         try (TestingContext tc = new TestingContext()) {
