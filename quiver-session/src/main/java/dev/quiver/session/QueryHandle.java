@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskState;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -15,6 +17,7 @@ import dev.quiver.engine.execution.TaskContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -130,6 +133,11 @@ public final class QueryHandle implements AutoCloseable {
     /** The events of a distributed query so far, in order (empty for a query on one node). */
     public List<QueryEvent> events() {
         return distributed.map(DistributedQuery::events).orElse(List.of());
+    }
+
+    /** Each dispatched task's last known state, for progress display (empty for a query on one node). */
+    public Map<TaskId, TaskState> taskStates() {
+        return distributed.map(DistributedQuery::taskStates).orElse(Map.of());
     }
 
     private DistributedQuery distributed() {

@@ -11,7 +11,9 @@ import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
@@ -20,6 +22,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +57,35 @@ class DistributedFaultTest {
                 assertThat(e.getMessage()).contains(other.address().toString(), "0.0.1-other", QuiverVersion.CURRENT);
             });
             assertThat(other.activeTasks()).isZero();
+        }
+    }
+
+    /** A cancel from another thread while the client waits for the first row (the CLI's Ctrl-C) stops the query promptly. */
+    @Test
+    void aCancelWhileTheClientWaitsStopsTheQuery() throws Exception {
+        try (TpchCatalog catalog = new TpchCatalog(1.0);
+                QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(2).build();
+                QuiverExecutor executor = new QuiverExecutor("cancel-test")) {
+            LocalCluster cluster = session.localCluster().orElseThrow();
+            QueryHandle handle = session.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
+            CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (System.nanoTime() < deadline && handle.events().stream()
+                        .noneMatch(e -> e instanceof QueryEvent.TaskStateChanged changed && changed.state() == TaskState.RUNNING)) {
+                    Thread.onSpinWait();
+                }
+                handle.cancel();
+            }, executor.asExecutorService());
+            try (handle) {
+                assertThatThrownBy(handle::collect).isInstanceOfSatisfying(QuiverException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+            }
+            canceller.get(30, TimeUnit.SECONDS);
+            FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
+            assertThat(plan.taskReports()).isNotEmpty()
+                    .allSatisfy(report -> assertThat(report.state()).isIn(TaskState.CANCELLED, TaskState.SKIPPED));
+            assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).isZero();
+            assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
         }
     }
 

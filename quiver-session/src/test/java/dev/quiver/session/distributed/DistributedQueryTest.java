@@ -129,6 +129,7 @@ class DistributedQueryTest {
         events.stream().filter(e -> e instanceof QueryEvent.TaskStateChanged).map(e -> (QueryEvent.TaskStateChanged) e)
                 .forEach(e -> states.computeIfAbsent(e.task(), id -> new ArrayList<>()).add(e.state()));
         assertThat(states).hasSize(plan.taskReports().size());
+        assertThat(handle.taskStates()).hasSize(plan.taskReports().size()).allSatisfy((task, state) -> assertThat(state.isTerminal()).isTrue());
         states.forEach((task, sequence) -> {
             assertThat(sequence.subList(0, 2)).as("%s", task).containsExactly(TaskState.PLANNED, TaskState.SENT);
             assertThat(sequence.get(sequence.size() - 1).isTerminal()).as("%s ends terminal: %s", task, sequence).isTrue();

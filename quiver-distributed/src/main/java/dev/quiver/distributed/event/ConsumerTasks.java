@@ -1,0 +1,43 @@
+package dev.quiver.distributed.event;
+
+import java.util.OptionalInt;
+
+/**
+ * The consumer task count a handler asks for: advisory ({@code Desired(n)}, merged by taking the
+ * maximum with AQE's and other handlers' counts) or exact (a requirement: overrides every advisory
+ * count, never coalesced below, optionally with the partitions {@code P_c} each consumer task reads,
+ * so that the producer writes {@code P_c × n} hash partitions).
+ */
+public record ConsumerTasks(int tasks, boolean exact, OptionalInt partitionsPerConsumerTask) {
+    public ConsumerTasks {
+        if (tasks < 1) {
+            throw new IllegalArgumentException("a consumer runs at least one task: " + tasks);
+        }
+        if (partitionsPerConsumerTask == null) {
+            throw new NullPointerException("partitionsPerConsumerTask is null");
+        }
+        if (!exact && partitionsPerConsumerTask.isPresent()) {
+            throw new IllegalArgumentException("only an exact consumer count may set P_c");
+        }
+        if (partitionsPerConsumerTask.isPresent() && partitionsPerConsumerTask.getAsInt() < 1) {
+            throw new IllegalArgumentException("P_c must be at least 1: " + partitionsPerConsumerTask.getAsInt());
+        }
+    }
+
+    public static ConsumerTasks desired(int tasks) {
+        return new ConsumerTasks(tasks, false, OptionalInt.empty());
+    }
+
+    public static ConsumerTasks exact(int tasks) {
+        return new ConsumerTasks(tasks, true, OptionalInt.empty());
+    }
+
+    public static ConsumerTasks exact(int tasks, int partitionsPerConsumerTask) {
+        return new ConsumerTasks(tasks, true, OptionalInt.of(partitionsPerConsumerTask));
+    }
+
+    @Override
+    public String toString() {
+        return (exact ? "Exact(" : "Desired(") + tasks + ")" + (partitionsPerConsumerTask.isPresent() ? " with P_c=" + partitionsPerConsumerTask.getAsInt() : "");
+    }
+}

@@ -1,0 +1,180 @@
+package dev.quiver.distributed.exact;
+
+import dev.quiver.distributed.event.DynamicStageBuiltEvent;
+import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.PlanningMode;
+import dev.quiver.distributed.event.StageBoundary;
+import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.event.StageSampledEvent;
+import dev.quiver.distributed.event.StageSampledEventResponse;
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The reference stage-event handler of DESIGN §6: sizes the consumer of a shuffle whose fragment
+ * holds a grouped FINAL hash aggregate so that its hash tables fit the workers' memory, and
+ * requires that count exactly (advisory AQE sizes by bytes, and would coalesce a
+ * high-cardinality GROUP BY into fewer tasks than its state needs).
+ *
+ * <p>Groups G come from the key-tuple sketch of the sampled producer ({@link StageSampledEvent}),
+ * or before sampling from the catalog's distinct counts of the keys, traced through the producer
+ * ({@link DynamicStageBuiltEvent}); without either, from the producer's estimated output rows
+ * (each row at most one group). With b bytes per group ({@code GroupStateWidth}), {@code P_c}
+ * partitions per task and {@code B} rows per batch, one task holds
+ * {@code taskBytes(n) = P_c × b × capacity(ceil(G / (n·P_c)) + B)} (the engine reserves a
+ * power-of-two capacity and one batch of new groups ahead). A worker runs {@code ceil(n/W)} of
+ * them next to {@code ceil(T_p/W)} producer tasks, each holding about one batch per partition and,
+ * in adaptive mode, {@code sample_bytes_per_partition} per partition of sampler buffer. The handler
+ * requires the smallest n ≤ the task limit with
+ * {@code safety × ceil(n/W) × taskBytes(n) + coResident ≤ workerLimit}; when none fits, it fails
+ * with {@code EXCEEDED_MEMORY_LIMIT} naming G, b, W and the limit (no n can do better than G/W
+ * groups per worker).
+ */
+public final class AggregateMemorySizingHandler implements StageEventHandler {
+    /** The default headroom over the estimate: the estimate is of the aggregate's state, not of every buffer a task holds. */
+    public static final double DEFAULT_SAFETY_FACTOR = 1.5;
+    static final int DEFAULT_BATCH_ROWS = 8192;
+    static final long DEFAULT_SAMPLE_BYTES_PER_PARTITION = 1L << 20;
+
+    private final double safetyFactor;
+
+    /** With {@link #DEFAULT_SAFETY_FACTOR}; the constructor {@code --stage-handler} uses. */
+    public AggregateMemorySizingHandler() {
+        this(DEFAULT_SAFETY_FACTOR);
+    }
+
+    public AggregateMemorySizingHandler(double safetyFactor) {
+        if (!(safetyFactor >= 1)) {
+            throw new IllegalArgumentException("the safety factor must be at least 1: " + safetyFactor);
+        }
+        this.safetyFactor = safetyFactor;
+    }
+
+    @Override
+    public String name() {
+        return "AggregateMemorySizingHandler";
+    }
+
+    @Override
+    public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+        Optional<HashAggregateExec> aggregate = finalAggregate(event.boundary());
+        if (aggregate.isEmpty()) {
+            return DynamicStageBuiltEventResponse.unchanged();
+        }
+        long rows = Math.max(1, event.producerCost().outputRows());
+        OptionalLong catalog = GroupCardinality.distinctTuples(event.producerPlan(), event.boundary().keys(), rows);
+        long groups = catalog.orElse(rows);
+        String source = catalog.isPresent() ? "catalog distinct counts" : "at most the producer's ~" + rows + " output rows";
+        double rowBytes = event.producerCost().outputRows() > 0 ? (double) event.producerCost().outputBytes() / event.producerCost().outputRows() : 64;
+        AggregateSizing sizing = size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes);
+        return DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks());
+    }
+
+    @Override
+    public StageSampledEventResponse onStageSampled(StageSampledEvent event) {
+        Optional<HashAggregateExec> aggregate = finalAggregate(event.boundary());
+        if (aggregate.isEmpty()) {
+            return StageSampledEventResponse.unchanged();
+        }
+        long rows = Math.max(1, event.sampled().rows());
+        boolean sketched = event.sampled().distinctKeys() >= 0;
+        long groups = sketched ? Math.max(1, event.sampled().distinctKeys()) : rows;
+        String source = sketched ? "key sketch of the sampled producer" : "at most the producer's ~" + rows + " sampled rows";
+        double rowBytes = event.sampled().rows() > 0 ? (double) event.sampled().bytes() / event.sampled().rows() : 64;
+        AggregateSizing sizing = size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes);
+        return StageSampledEventResponse.exactConsumerTasks(sizing.consumerTasks());
+    }
+
+    /**
+     * The sizing for {@code groups} groups of {@code aggregate} behind {@code boundary}.
+     *
+     * @throws QuiverException {@code EXCEEDED_MEMORY_LIMIT} when no task count within the limit fits
+     */
+    public AggregateSizing size(StageBoundary boundary, HashAggregateExec aggregate, long groups, String groupsSource, int producerTasks,
+            int producerPartitions, double producerRowBytes) {
+        long bytesPerGroup = GroupStateWidth.bytesPerGroup(aggregate.groupExprs().stream().map(PhysicalExpr::type).toList(), aggregate.aggregates());
+        int workers = boundary.workerCount();
+        int partitions = boundary.partitionsPerConsumerTask();
+        long batchRows = setting(boundary, "batch_size", DEFAULT_BATCH_ROWS);
+        long sampleBytes = boundary.mode() == PlanningMode.ADAPTIVE
+                ? setting(boundary, "distributed.sample_bytes_per_partition", DEFAULT_SAMPLE_BYTES_PER_PARTITION) : 0;
+        long producerTasksPerWorker = ceilDiv(producerTasks, workers);
+        long coResident = producerTasksPerWorker * producerPartitions * (sampleBytes + (long) Math.ceil(batchRows * producerRowBytes));
+        long limit = boundary.minWorkerMemoryLimit();
+        for (int n = 1; n <= boundary.maxTasksPerStage(); n++) {
+            long taskBytes = taskBytes(groups, n, partitions, bytesPerGroup, batchRows);
+            long workerBytes = (long) Math.ceil(safetyFactor * ceilDiv(n, workers) * taskBytes) + coResident;
+            if (workerBytes <= limit) {
+                return new AggregateSizing(groups, groupsSource, bytesPerGroup, n, workers, partitions, taskBytes, workerBytes, coResident, limit);
+            }
+        }
+        long perWorkerGroups = ceilDiv(groups, workers);
+        long best = (long) Math.ceil(safetyFactor * taskBytes(groups, workers, partitions, bytesPerGroup, batchRows)) + coResident;
+        String why = boundary.maxTasksPerStage() < workers
+                ? "even " + boundary.maxTasksPerStage() + " tasks (the limit, " + boundary.maxTasksOrigin() + ") do not fit"
+                : "even spread over all W=" + workers + " workers, G/W=" + perWorkerGroups + " groups need ~" + best + " bytes per worker";
+        throw new QuiverException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "the GROUP BY of " + aggregate.displayLine() + " at " + boundary.describe()
+                + " has G=" + groups + " groups (" + groupsSource + ") of " + bytesPerGroup + " bytes each (safety factor " + safetyFactor + ", "
+                + coResident + " bytes of co-resident producer and sampler buffers); " + why + ", more than the worker memory limit of " + limit
+                + " bytes; add workers, raise the workers' memory limit or reduce the groups");
+    }
+
+    /** One consumer task's peak aggregate state: P_c tables of {@code G/(n·P_c)} groups and one batch of headroom each. */
+    static long taskBytes(long groups, int tasks, int partitions, long bytesPerGroup, long batchRows) {
+        long perPartition = ceilDiv(groups, (long) tasks * partitions);
+        return partitions * bytesPerGroup * GroupStateWidth.capacityFor(perPartition + batchRows);
+    }
+
+    /** The grouped FINAL aggregate of the consumer fragment that reads this boundary's shuffle, if any. */
+    static Optional<HashAggregateExec> finalAggregate(StageBoundary boundary) {
+        if (boundary.kind() != BoundaryKind.SHUFFLE) {
+            return Optional.empty();
+        }
+        return find(boundary.consumerFragment(), boundary.producerStageId());
+    }
+
+    private static Optional<HashAggregateExec> find(ExecutionPlan plan, int producerStageId) {
+        if (plan instanceof HashAggregateExec aggregate && aggregate.mode() == AggregateMode.FINAL && !aggregate.groupExprs().isEmpty()
+                && reads(aggregate.input(), producerStageId)) {
+            return Optional.of(aggregate);
+        }
+        for (ExecutionPlan child : plan.children()) {
+            Optional<HashAggregateExec> found = find(child, producerStageId);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean reads(ExecutionPlan plan, int producerStageId) {
+        return plan instanceof StageInputExec input ? input.producerStageId() == producerStageId
+                : plan.children().stream().anyMatch(child -> reads(child, producerStageId));
+    }
+
+    private static long setting(StageBoundary boundary, String name, long fallback) {
+        String value = boundary.config().get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.quiver.distributed.exact;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.exchange.ProducerHead;
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.StageFragment;
+import dev.quiver.distributed.plan.StageOutput;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.expr.PhysicalExpr;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one place the counts of a shuffle boundary are derived from (DESIGN §4, §6): producer tasks
+ * write {@code P_c × T_c} hash partitions on {@code keys}, and consumer task t reads
+ * {@code [P_c·t, P_c·t + P_c)} of every producer task. The producer head, the consumer's
+ * {@link StageInputExec} counts and the producer's {@link StageOutput} all come from one instance,
+ * so a coordinator cannot get them inconsistent after an exact requirement or a {@code P_c}
+ * override.
+ *
+ * @param producerStageId the producer stage
+ * @param keys the hash keys over the producer's schema
+ * @param producerTasks {@code T_p}
+ * @param producerPartitions {@code P_p}
+ * @param consumerTasks {@code T_c} (n of an exact requirement)
+ * @param partitionsPerConsumerTask {@code P_c}
+ */
+public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int producerTasks, int producerPartitions, int consumerTasks,
+        int partitionsPerConsumerTask) {
+    public ShuffleLayout {
+        keys = List.copyOf(requireNonNull(keys, "keys is null"));
+        if (keys.isEmpty() || producerTasks < 1 || producerPartitions < 1 || consumerTasks < 1 || partitionsPerConsumerTask < 1) {
+            throw new IllegalArgumentException("a shuffle needs keys and counts of at least 1: " + keys + ", " + producerTasks + ", " + producerPartitions
+                    + ", " + consumerTasks + ", " + partitionsPerConsumerTask);
+        }
+    }
+
+    /** The layout of {@code producer}'s shuffle for {@code consumerTasks} consumer tasks of {@code P_c} from {@code requirements} (override or planned). */
+    public static ShuffleLayout of(Stage producer, int consumerTasks, BoundaryRequirements requirements) {
+        StageOutput output = producer.output().filter(out -> out.kind() == BoundaryKind.SHUFFLE)
+                .orElseThrow(() -> new IllegalArgumentException("stage " + producer.stageId() + " does not feed a shuffle"));
+        requirements.exact().ifPresent(exact -> {
+            if (exact.taskCount() != consumerTasks) {
+                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "the consumer of stage " + producer.stageId() + " was sized to "
+                        + consumerTasks + " tasks, but " + exact.origin() + " requires exactly " + exact.taskCount());
+            }
+        });
+        int partitions = requirements.partitionsPerConsumerTask().orElse(output.partitionsPerConsumerTask());
+        return new ShuffleLayout(producer.stageId(), output.keys(), producer.taskCount(), producer.partitionsPerTask(), consumerTasks, partitions);
+    }
+
+    /** {@code P_c × T_c}: the hash partitions each producer task writes. */
+    public int producerHashPartitions() {
+        return Math.multiplyExact(partitionsPerConsumerTask, consumerTasks);
+    }
+
+    /** The head every producer task is bound to: {@code Hash(keys, P_c × T_c)}. */
+    public ProducerHead.Shuffle producerHead() {
+        return new ProducerHead.Shuffle(keys, partitionsPerConsumerTask, consumerTasks);
+    }
+
+    /** {@code input} (the consumer's unbound input from this producer) with this layout's counts. */
+    public StageInputExec consumerInput(StageInputExec input) {
+        if (input.producerStageId() != producerStageId || input.kind() != BoundaryKind.SHUFFLE || !input.keys().equals(keys)) {
+            throw new IllegalArgumentException("input " + input.displayLine() + " is not the shuffle from stage " + producerStageId);
+        }
+        return input.withCounts(producerTasks, producerPartitions, consumerTasks, partitionsPerConsumerTask);
+    }
+
+    /** The producer stage with its output's {@code P_c} set to this layout's. */
+    public Stage producerStage(Stage producer) {
+        StageOutput output = producer.output().orElseThrow();
+        if (producer.stageId() != producerStageId) {
+            throw new IllegalArgumentException("stage " + producer.stageId() + " is not stage " + producerStageId);
+        }
+        return new Stage(producer.stageId(), producer.taskPlans(), producer.partitionsPerTask(), producer.taskCountHint(),
+                Optional.of(new StageOutput(output.kind(), output.consumerStageId(), output.keys(), partitionsPerConsumerTask)),
+                producer.inputStageIds());
+    }
+
+    /**
+     * The consumer's fragment reading this shuffle with this layout's {@code P_c}, before it is sized
+     * (the sizer keeps a shuffle input's {@code P_c}). A consumer that reads several shuffles (a
+     * partitioned join) runs each partition over matching partitions of all of them, so a
+     * {@code P_c} override must agree with every other shuffle input: otherwise
+     * {@code TASK_COUNT_CONFLICT}.
+     */
+    public StageFragment consumerFragment(StageFragment consumer) {
+        List<StageInputExec> inputs = ProducerRewriteCheck.inputs(consumer.plan());
+        for (StageInputExec input : inputs) {
+            if (input.kind() == BoundaryKind.SHUFFLE && input.producerStageId() != producerStageId
+                    && input.partitionsPerConsumerTask() != partitionsPerConsumerTask) {
+                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "stage " + consumer.stageId() + " reads stage " + producerStageId + " with P_c="
+                        + partitionsPerConsumerTask + " and stage " + input.producerStageId() + " with P_c=" + input.partitionsPerConsumerTask()
+                        + "; the partitions of a stage's shuffle inputs must match");
+            }
+        }
+        ExecutionPlan plan = replaceInput(consumer.plan());
+        return new StageFragment(consumer.stageId(), plan, consumer.nodeHints(), consumer.outputKind(), consumer.outputKeys(),
+                consumer.shufflePartitionsPerConsumerTask(), consumer.consumerStageId(), consumer.inputStageIds());
+    }
+
+    private ExecutionPlan replaceInput(ExecutionPlan plan) {
+        if (plan instanceof StageInputExec input) {
+            return input.producerStageId() == producerStageId && input.partitionsPerConsumerTask() != partitionsPerConsumerTask
+                    ? input.withCounts(input.producerTasks(), input.producerPartitions(), input.consumerTasks(), partitionsPerConsumerTask)
+                    : input;
+        }
+        if (plan.children().isEmpty()) {
+            return plan;
+        }
+        List<ExecutionPlan> children = new ArrayList<>();
+        boolean changed = false;
+        for (ExecutionPlan child : plan.children()) {
+            ExecutionPlan next = replaceInput(child);
+            changed |= next != child;
+            children.add(next);
+        }
+        return changed ? plan.withNewChildren(children) : plan;
+    }
+}
