@@ -30,6 +30,8 @@ import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
+import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.testing.TestingContext;
@@ -37,8 +39,10 @@ import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
@@ -118,6 +122,71 @@ class ExactConsumerClusterTest {
                 }
                 assertThat(cluster.activeTasks()).isZero();
             }
+        }
+    }
+
+    @Test
+    void aLimitThatShortCircuitsAnExactConsumerLeavesEveryTaskTerminalAndNeverBlocksFinalization() throws Exception {
+        try (TpchCatalog catalog = new TpchCatalog(0.01);
+                TestingContext testing = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS))) {
+            ExecutionPlan scan = catalog.table("orders").orElseThrow().scan(ScanRequest.all(PARTITIONS));
+            ExecutionPlan grouped = groupBy(scan, List.of("o_custkey"), List.of(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "cnt",
+                    QuiverTypes.INT64)), PARTITIONS);
+            ExecutionPlan query = new GlobalLimitExec(new CoalescePartitionsExec(grouped), 0, OptionalLong.of(5));
+            StageEventHandler four = new StageEventHandler() {
+                @Override
+                public String name() {
+                    return "four";
+                }
+
+                @Override
+                public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+                    return DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS);
+                }
+            };
+            DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
+            DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(four)), "exact-limit",
+                    Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
+            assertThat(plan.stage(1).taskCount()).isEqualTo(WORKERS);
+
+            PlanCodec codec = PlanCodec.builder().tpchCatalogs(sf -> sf == catalog.scaleFactor() ? catalog : new TpchCatalog(sf)).build();
+            Map<TaskState, Integer> consumerStates = new EnumMap<>(TaskState.class);
+            try (LocalCluster cluster = LocalCluster.start(WORKERS, 256L << 20, codec, QuiverVersion.CURRENT);
+                    WorkerConnections connections = new WorkerConnections("coordinator", testing.allocator(), testing.context().executor(), codec)) {
+                List<WorkerClient> clients = cluster.addresses().stream().<WorkerClient>map(connections::workerClient).toList();
+                try (Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(), CoordinatorConfig.defaults(QuiverVersion.CURRENT),
+                        List.of())) {
+                    for (int run = 0; run < 50; run++) {
+                        String queryId = "exact-limit-" + run;
+                        TaskContext head = new TaskContext(queryId, testing.allocator(), testing.pool(), testing.context().executor(),
+                                new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS), coordinator.headServices());
+                        long rows = 0;
+                        FinalPlan done;
+                        try (DistributedQuery execution = coordinator.newQuery(queryId, plan, head, Map.of("batch_size", "8192"))) {
+                            try (BatchStream stream = execution.start()) {
+                                VectorSchemaRoot batch;
+                                while ((batch = stream.next()) != null) {
+                                    try (VectorSchemaRoot owned = batch) {
+                                        rows += owned.getRowCount();
+                                    }
+                                }
+                            }
+                            done = execution.finalPlan().get(30, TimeUnit.SECONDS);
+                        }
+                        assertThat(rows).isEqualTo(5);
+                        assertThat(done.taskReports()).allSatisfy(report -> assertThat(report.state())
+                                .isIn(TaskState.FINISHED, TaskState.CANCELLED, TaskState.SKIPPED));
+                        // the exact consumer was dispatched with all its tasks, whether or not each ran
+                        assertThat(done.reportsOf(1)).hasSize(WORKERS);
+                        done.reportsOf(1).forEach(report -> consumerStates.merge(report.state(), 1, Integer::sum));
+                    }
+                    assertThat(coordinator.metrics().metricsFinalizationTimeouts()).isZero();
+                }
+                assertThat(cluster.activeTasks()).isZero();
+            }
+            System.out.println("exact consumer task states over 50 LIMIT runs: " + consumerStates);
+            // the head's LIMIT is met from the first consumer task: the others are prepared and never (or not fully) run
+            assertThat(consumerStates.getOrDefault(TaskState.SKIPPED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0)).isPositive();
         }
     }
 
