@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.exact.EventDrivenPlanning;
+import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What a session with workers holds for its distributed queries: the {@link Coordinator} and what
@@ -24,11 +27,22 @@ final class DistributedRuntime implements AutoCloseable {
     private final Coordinator coordinator;
     private final List<AutoCloseable> resources;
     private final Optional<LocalCluster> localCluster;
+    private final StageEventDispatcher dispatcher;
+    private final Supplier<List<Long>> memoryLimits;
+    private List<Long> knownMemoryLimits;
 
-    DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster) {
+    /**
+     * @param dispatcher the session's stage-event handlers
+     * @param memoryLimits each worker's memory limit (asked of the workers at most once, when a
+     *     handler first needs them)
+     */
+    DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster, StageEventDispatcher dispatcher,
+            Supplier<List<Long>> memoryLimits) {
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resources = List.copyOf(requireNonNull(resources, "resources is null"));
         this.localCluster = requireNonNull(localCluster, "localCluster is null");
+        this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
+        this.memoryLimits = requireNonNull(memoryLimits, "memoryLimits is null");
     }
 
     Coordinator coordinator() {
@@ -39,8 +53,24 @@ final class DistributedRuntime implements AutoCloseable {
         return localCluster;
     }
 
-    /** The stages of {@code physical} for this cluster under {@code settings}. */
-    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings) {
+    StageEventDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** Each worker's memory limit, as the stage events carry them. */
+    synchronized List<Long> workerMemoryLimits() {
+        if (knownMemoryLimits == null) {
+            knownMemoryLimits = List.copyOf(memoryLimits.get());
+        }
+        return knownMemoryLimits;
+    }
+
+    /**
+     * The stages of {@code physical} for this cluster under {@code settings}; with stage-event
+     * handlers, planned through {@link EventDrivenPlanning} so that every stage feeding a shuffle
+     * or broadcast fires its stage-built event and the handlers' consumer counts apply.
+     */
+    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
         DistributedSettings distributed = settings.distributed();
         if (distributed.dynamicTaskCount()) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "distributed.dynamic_task_count=true (adaptive task counts) is not available yet;"
@@ -48,7 +78,10 @@ final class DistributedRuntime implements AutoCloseable {
         }
         DistributedPlannerSettings planner = new DistributedPlannerSettings(coordinator.workers().size(), distributed.maxTasksPerStage(),
                 distributed.bytesPerPartitionForScans(), distributed.broadcastJoins(), settings.targetPartitions());
-        return new DistributedPlanner(planner).plan(physical);
+        if (dispatcher.isEmpty()) {
+            return new DistributedPlanner(planner).plan(physical);
+        }
+        return EventDrivenPlanning.plan(new DistributedPlanner(planner), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
     }
 
     /** The settings every task request carries: batch size, partitions and the distributed.* settings. */

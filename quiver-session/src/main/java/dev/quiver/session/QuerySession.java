@@ -6,6 +6,8 @@ import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.coordinator.LocalCluster;
@@ -88,7 +90,8 @@ public final class QuerySession implements AutoCloseable {
         this.executor = new QuiverExecutor("session");
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
-                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout));
+                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
+                            new StageEventDispatcher(builder.stageEventHandlers)));
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
@@ -187,7 +190,11 @@ public final class QuerySession implements AutoCloseable {
         Statement statement = StatementParser.parse(sql);
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
-            return distributed.isPresent() ? startDistributed(planDistributed(plan), start) : startQuery(plan, start);
+            if (distributed.isEmpty()) {
+                return startQuery(plan, start);
+            }
+            String queryId = nextDistributedQueryId();
+            return startDistributed(planDistributed(plan, queryId), queryId, start);
         }
         if (statement instanceof Statement.Explain explain) {
             return explain(explain, start);
@@ -211,7 +218,8 @@ public final class QuerySession implements AutoCloseable {
     private QueryHandle explain(Statement.Explain explain, long start) {
         ExecutionPlan plan = planQuery(explain.query());
         if (distributed.isPresent()) {
-            return explainDistributed(planDistributed(plan), explain.analyze(), start);
+            String queryId = nextDistributedQueryId();
+            return explainDistributed(planDistributed(plan, queryId), queryId, explain.analyze(), start);
         }
         if (!explain.analyze()) {
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
@@ -226,14 +234,14 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, boolean analyze, long start) {
+    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().explainFormat();
         if (!analyze) {
             String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
-        try (QueryHandle run = startDistributed(plan, start)) {
+        try (QueryHandle run = startDistributed(plan, queryId, start)) {
             try (BatchStream results = run.stream()) {
                 VectorSchemaRoot batch;
                 while ((batch = results.next()) != null) {
@@ -246,15 +254,18 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan) {
-        return distributed.orElseThrow().plan(plan, settings());
+    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+        return distributed.orElseThrow().plan(plan, settings(), queryId);
+    }
+
+    private String nextDistributedQueryId() {
+        return "q" + queryIds.incrementAndGet() + "-" + sessionTag;
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, long start) {
+    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
-        String queryId = "q" + queryIds.incrementAndGet() + "-" + sessionTag;
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
         TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
@@ -409,6 +420,7 @@ public final class QuerySession implements AutoCloseable {
         private final Map<String, String> settings = new LinkedHashMap<>();
         private Optional<ClusterSetup.Spec> cluster = Optional.empty();
         private final List<QueryEventListener> listeners = new ArrayList<>();
+        private final List<StageEventHandler> stageEventHandlers = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
@@ -475,6 +487,16 @@ public final class QuerySession implements AutoCloseable {
         /** Receives the events of every distributed query of the session, in registration order. */
         public Builder queryEventListener(QueryEventListener listener) {
             listeners.add(requireNonNull(listener, "listener is null"));
+            return this;
+        }
+
+        /**
+         * Receives the stage-built and stage-sampled events of every distributed query (DESIGN §6), in
+         * registration order; it may rewrite a producer stage or set its consumer's task count (an
+         * exact one is enforced). See docs/exact-consumer-tasks.md.
+         */
+        public Builder stageEventHandler(StageEventHandler handler) {
+            stageEventHandlers.add(requireNonNull(handler, "handler is null"));
             return this;
         }
 
