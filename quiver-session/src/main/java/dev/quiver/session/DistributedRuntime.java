@@ -2,16 +2,21 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.coordinator.AdaptivePlanning;
 import dev.quiver.distributed.coordinator.Coordinator;
+import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.exact.EventDrivenPlanning;
 import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.TaskContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,22 +71,39 @@ final class DistributedRuntime implements AutoCloseable {
     }
 
     /**
-     * The stages of {@code physical} for this cluster under {@code settings}; with stage-event
-     * handlers, planned through {@link EventDrivenPlanning} so that every stage feeding a shuffle
-     * or broadcast fires its stage-built event and the handlers' consumer counts apply.
+     * The stages of {@code physical} for this cluster under {@code settings}. With
+     * {@code distributed.dynamic_task_count=true} nothing is sized before execution: the result is the
+     * single-node plan as one head stage, a placeholder that {@link #newQuery} replaces at run time.
+     * Statically, with stage-event handlers, it is planned through {@link EventDrivenPlanning} so that
+     * every stage feeding a shuffle or broadcast fires its stage-built event and the handlers'
+     * consumer counts apply.
      */
     DistributedPlan plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
-        DistributedSettings distributed = settings.distributed();
-        if (distributed.dynamicTaskCount()) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "distributed.dynamic_task_count=true (adaptive task counts) is not available yet;"
-                    + " SET distributed.dynamic_task_count = false to plan task counts statically");
+        if (settings.distributed().dynamicTaskCount()) {
+            return new DistributedPlan(physical, List.of(new Stage(0, List.of(physical), physical.outputPartitioning().partitionCount(),
+                    TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
         }
+        if (dispatcher.isEmpty()) {
+            return planner(settings).plan(physical);
+        }
+        return EventDrivenPlanning.plan(planner(settings), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
+    }
+
+    private DistributedPlanner planner(SessionSettings settings) {
+        DistributedSettings distributed = settings.distributed();
         DistributedPlannerSettings planner = new DistributedPlannerSettings(coordinator.workers().size(), distributed.maxTasksPerStage(),
                 distributed.bytesPerPartitionForScans(), distributed.broadcastJoins(), settings.targetPartitions());
-        if (dispatcher.isEmpty()) {
-            return new DistributedPlanner(planner).plan(physical);
+        return new DistributedPlanner(planner);
+    }
+
+    /** A query over {@code plan} ({@link #plan}): statically sized, or adaptive (DESIGN §5) under {@code distributed.dynamic_task_count}. */
+    DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext context, SessionSettings settings) {
+        DistributedSettings distributed = settings.distributed();
+        if (!distributed.dynamicTaskCount()) {
+            return coordinator.newQuery(queryId, plan, context, taskSettings(settings));
         }
-        return EventDrivenPlanning.plan(new DistributedPlanner(planner), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
+        AdaptivePlanning planning = AdaptivePlanning.of(planner(settings), distributed.dynamicBytesPerPartition(), distributed.sampleBytesPerPartition());
+        return coordinator.newAdaptiveQuery(queryId, plan.singleNodePlan(), planning, context, taskSettings(settings));
     }
 
     /** The settings every task request carries: batch size, partitions and the distributed.* settings. */

@@ -15,15 +15,14 @@ import java.util.Map;
  * {@code --set distributed.x=v} or the typed methods of {@link QuerySession.Builder}. They matter
  * only when the session has workers.
  *
- * @param dynamicTaskCount choose task counts at run time from samples (AQE); not built yet, so
- *     {@code true} fails queries with NOT_SUPPORTED
- * @param dynamicBytesPerPartition AQE's bytes per partition target (stored for AQE)
+ * @param dynamicTaskCount choose task counts at run time from samples (AQE, DESIGN §5)
+ * @param dynamicBytesPerPartition AQE's cost budget per output partition (docs/aqe.md, "Task count")
  * @param maxTasksPerStage the hard limit on a stage's tasks; 0 means the number of workers
  * @param bytesPerPartitionForScans how many bytes of a scanned source one task partition should read
  * @param broadcastJoins whether joins whose type allows it may broadcast their build side
  * @param compression the codec of data streams between workers
  * @param collectMetrics whether workers send their tasks' operator metrics at the end
- * @param sampleBytesPerPartition how much AQE's samplers pull per partition (stored for AQE)
+ * @param sampleBytesPerPartition how much AQE's samplers pull per partition before reporting
  * @param heartbeatIntervalMs how often both ends of a task's control stream send heartbeats
  * @param heartbeatTimeoutMs how long a silent control stream is tolerated before its task counts as lost
  */

@@ -236,6 +236,12 @@ public final class QuerySession implements AutoCloseable {
 
     private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().explainFormat();
+        if (!analyze && settings().distributed().dynamicTaskCount()) {
+            // AQE: no stage is cut or sized before execution (DESIGN §5)
+            String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
+                    + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
+            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
+        }
         if (!analyze) {
             String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
@@ -269,7 +275,7 @@ public final class QuerySession implements AutoCloseable {
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
         TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
-        DistributedQuery query = runtime.coordinator().newQuery(queryId, plan, context, DistributedRuntime.taskSettings(settings));
+        DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
         List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, root.schema(), root, context, queryAllocator, ctx -> query.start(), start, Optional.of(query));
@@ -531,7 +537,7 @@ public final class QuerySession implements AutoCloseable {
             return set("distributed.collect_metrics", Boolean.toString(collect));
         }
 
-        /** {@code distributed.dynamic_task_count} (default false; true is not supported yet). */
+        /** {@code distributed.dynamic_task_count} (default false): true lets AQE choose each stage's task count at run time (DESIGN §5). */
         public Builder withDynamicTaskCount(boolean dynamic) {
             return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
         }

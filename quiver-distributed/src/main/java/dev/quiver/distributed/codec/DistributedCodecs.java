@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.distributed.codec.spi.DecodeContext;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
+import dev.quiver.distributed.aqe.SamplerExec;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.distributed.worker.WorkerAddress;
@@ -13,7 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Codecs of the distributed layer's own nodes: {@link StageInputExec} with its counts, statistics and binding. */
+/**
+ * Codecs of the distributed layer's own nodes: {@link StageInputExec} with its counts, statistics and binding, and the AQE
+ * {@link SamplerExec} that adaptive execution puts on top of a producer task's plan.
+ */
 final class DistributedCodecs {
     private DistributedCodecs() {}
 
@@ -33,7 +37,14 @@ final class DistributedCodecs {
                         binding.producerWorkers().forEach(worker -> workers.add(worker.toString()));
                     });
                 },
-                DistributedCodecs::decodeStageInput));
+                DistributedCodecs::decodeStageInput),
+                PlanNodeCodec.of("SamplerExec", SamplerExec.class,
+                        (n, out, c) -> {
+                            out.set("keys", c.exprs(n.keys()));
+                            out.put("sampleBytesPerPartition", n.sampleBytesPerPartition());
+                        },
+                        (in, children, c) -> new SamplerExec(OperatorCodecs.only(children, "SamplerExec"), c.exprs(c.required(in, "keys")),
+                                c.required(in, "sampleBytesPerPartition").asLong())));
     }
 
     private static StageInputExec decodeStageInput(JsonNode in, List<ExecutionPlan> children, DecodeContext c) {

@@ -5,16 +5,20 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.exchange.ExchangeClient;
 import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerClient;
 import dev.quiver.distributed.worker.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -76,6 +80,18 @@ public final class Coordinator implements AutoCloseable {
      */
     public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Map<String, String> taskSettings) {
         return new DistributedQuery(queryId, plan, workers, headContext, taskSettings, config, metrics, StageSizer.planned(), new QueryEvents(listeners));
+    }
+
+    /**
+     * A query whose task counts AQE chooses at run time (DESIGN §5): {@code singleNodePlan} is cut
+     * into stages and each is sized when it closes, from its inputs' samples.
+     */
+    public DistributedQuery newAdaptiveQuery(String queryId, ExecutionPlan singleNodePlan, AdaptivePlanning planning, TaskContext headContext,
+            Map<String, String> taskSettings) {
+        DistributedPlan placeholder = new DistributedPlan(singleNodePlan, List.of(new Stage(0, List.of(singleNodePlan),
+                singleNodePlan.outputPartitioning().partitionCount(), TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
+        return new DistributedQuery(queryId, placeholder, Optional.of(planning), workers, headContext, taskSettings, config, metrics, StageSizer.planned(),
+                new QueryEvents(listeners));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.exchange.ProducerHead;
@@ -70,7 +71,9 @@ public final class DistributedQuery implements AutoCloseable {
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
-    private final DistributedPlan plan;
+    private volatile DistributedPlan plan;
+    private final Optional<AdaptivePlanning> adaptive;
+    private volatile AdaptiveStageLoop adaptiveLoop;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
     private final TaskContext headContext;
     private final Map<String, String> taskSettings;
@@ -90,8 +93,18 @@ public final class DistributedQuery implements AutoCloseable {
 
     DistributedQuery(String queryId, DistributedPlan plan, List<WorkerClient> workers, TaskContext headContext, Map<String, String> taskSettings,
             CoordinatorConfig config, CoordinatorMetrics metrics, StageSizer sizer, QueryEvents events) {
+        this(queryId, plan, Optional.empty(), workers, headContext, taskSettings, config, metrics, sizer, events);
+    }
+
+    /**
+     * A query with adaptive task counts (DESIGN §5): {@code plan} is a placeholder until
+     * {@link #start()} has sized every stage ({@link AdaptiveStageLoop}).
+     */
+    DistributedQuery(String queryId, DistributedPlan plan, Optional<AdaptivePlanning> adaptive, List<WorkerClient> workers, TaskContext headContext,
+            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, StageSizer sizer, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.plan = requireNonNull(plan, "plan is null");
+        this.adaptive = requireNonNull(adaptive, "adaptive is null");
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
         this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
@@ -106,7 +119,7 @@ public final class DistributedQuery implements AutoCloseable {
         return queryId;
     }
 
-    /** The plan as the planner made it. */
+    /** The plan as the planner made it; with adaptive task counts, the plan as sized so far (complete once the head stage runs). */
     public DistributedPlan plan() {
         return plan;
     }
@@ -127,19 +140,10 @@ public final class DistributedQuery implements AutoCloseable {
         metrics.queryStarted();
         try {
             WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
-            Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
-            TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
-            List<Stage> stages = plan.stages();
-            for (int index = 0; index < stages.size() && !isEnding(); index++) {
-                // the hooks adaptive execution extends: close, size, then dispatch, one stage at a time
-                Stage stage = closeStage(stages.get(index));
-                Stage sized = sizeStage(stage);
-                if (sized.isHead()) {
-                    headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
-                    events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
-                } else {
-                    placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
-                }
+            if (adaptive.isPresent()) {
+                startAdaptive(adaptive.get());
+            } else {
+                startStatic();
             }
             QuiverException early = failureOrCancel();
             if (early != null) {
@@ -153,6 +157,48 @@ public final class DistributedQuery implements AutoCloseable {
             endTasks();
             throw error;
         }
+    }
+
+    /** AQE: stages are sized as they close, from their inputs' samples (the loop keeps the plan as it grows). */
+    private void startAdaptive(AdaptivePlanning planning) {
+        AdaptiveStageLoop loop = new AdaptiveStageLoop(this, planning, plan.singleNodePlan(), List.copyOf(workers.keySet()));
+        adaptiveLoop = loop;
+        try {
+            loop.run().ifPresent(head -> headPlan = head);
+        } finally {
+            plan = loop.finalPlan();
+        }
+    }
+
+    private void startStatic() {
+        Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
+        TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
+        List<Stage> stages = plan.stages();
+        for (int index = 0; index < stages.size() && !isEnding(); index++) {
+            // the hooks adaptive execution extends: close, size, then dispatch, one stage at a time
+            Stage stage = closeStage(stages.get(index));
+            Stage sized = sizeStage(stage);
+            if (sized.isHead()) {
+                headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
+                events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
+            } else {
+                placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
+            }
+        }
+    }
+
+    // ---- what the adaptive loop uses ---------------------------------------------------------------
+
+    void emit(QueryEvent event) {
+        events.emit(event);
+    }
+
+    Map<String, String> taskSettings() {
+        return taskSettings;
+    }
+
+    String version() {
+        return config.version();
     }
 
     private Stage closeStage(Stage stage) {
@@ -186,7 +232,7 @@ public final class DistributedQuery implements AutoCloseable {
     }
 
     /** Opens the task's control stream; a task that cannot be started fails the query. */
-    private void startTask(TaskRequest request, WorkerAddress worker) {
+    void startTask(TaskRequest request, WorkerAddress worker) {
         TrackedTask task = new TrackedTask(request.taskId(), worker);
         synchronized (lock) {
             tasks.put(task.id, task);
@@ -318,7 +364,7 @@ public final class DistributedQuery implements AutoCloseable {
         events.emit(new QueryEvent.QueryEnded(queryId, how, Optional.ofNullable(error).map(QuiverException::userMessage)));
     }
 
-    private boolean isEnding() {
+    boolean isEnding() {
         synchronized (lock) {
             return phase != Phase.RUNNING || failure != null || cancelled;
         }
@@ -448,7 +494,9 @@ public final class DistributedQuery implements AutoCloseable {
             phase = Phase.DONE;
             List<TaskReport> reports = tasks.values().stream().map(t -> t.report).toList();
             List<OperatorMetricsSnapshot> head = headPlan == null ? List.of() : OperatorMetricsSnapshot.of(headPlan);
-            done = new FinalPlan(queryId, plan, reports, head, Optional.ofNullable(failure));
+            AdaptiveStageLoop loop = adaptiveLoop;
+            done = new FinalPlan(queryId, loop == null ? plan : loop.finalPlan(), reports, head, Optional.ofNullable(failure),
+                    loop == null ? Map.of() : loop.decisions());
             controls = tasks.values().stream().map(t -> t.control).filter(c -> c != null).toList();
         }
         // Closing a control stream waits for its reader, which may be the very thread reporting the
@@ -544,6 +592,14 @@ public final class DistributedQuery implements AutoCloseable {
         @Override
         public void onFinalReport(TaskReport report) {
             onReport(task, report);
+        }
+
+        @Override
+        public void onSample(TaskId id, PartitionSample sample) {
+            AdaptiveStageLoop loop = adaptiveLoop;
+            if (loop != null) {
+                loop.onSample(id, sample);
+            }
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskReport;
@@ -9,6 +10,7 @@ import dev.quiver.distributed.task.TaskState;
 import dev.quiver.engine.error.QuiverException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,10 +21,19 @@ import java.util.Optional;
  * @param taskReports one report per dispatched worker task, ordered by stage and task index
  * @param headMetrics the head stage plan's operator metrics in pre-order (empty if it never ran)
  * @param failure why the query failed, if it did
+ * @param decisions with adaptive task counts, what AQE decided for each stage (by stage id) and, once
+ *        sampled, the stage's extrapolated output; empty for a statically planned query
  */
 public record FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
-        Optional<QuiverException> failure) {
+        Optional<QuiverException> failure, Map<Integer, StageDecision> decisions) {
+    /** A plan sized statically (no AQE decisions). */
+    public FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
+            Optional<QuiverException> failure) {
+        this(queryId, plan, taskReports, headMetrics, failure, Map.of());
+    }
+
     public FinalPlan {
+        decisions = Map.copyOf(requireNonNull(decisions, "decisions is null"));
         requireNonNull(queryId, "queryId is null");
         requireNonNull(plan, "plan is null");
         taskReports = taskReports.stream()

@@ -1,5 +1,6 @@
 package dev.quiver.distributed.task;
 
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.engine.error.QuiverException;
 import java.util.Optional;
 
@@ -10,6 +11,9 @@ import java.util.Optional;
 public interface TaskListener {
     /** The worker reports a state change (RUNNING, FINISHED, FAILED with its error, ...). */
     void onStateChanged(TaskId task, TaskState state, Optional<TaskError> error);
+
+    /** The worker sampled one output partition of the task (AQE, DESIGN §5 step 5). */
+    default void onSample(TaskId task, PartitionSample sample) {}
 
     /** The worker's final report, after the coordinator ended the query on this stream; the stream is complete. */
     void onFinalReport(TaskReport report);

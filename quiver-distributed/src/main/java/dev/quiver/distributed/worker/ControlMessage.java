@@ -2,6 +2,7 @@ package dev.quiver.distributed.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskId;
 import dev.quiver.distributed.task.TaskReport;
@@ -37,6 +38,14 @@ public sealed interface ControlMessage {
     record FinalReport(TaskReport report) implements ControlMessage {
         public FinalReport {
             requireNonNull(report, "report is null");
+        }
+    }
+
+    /** Worker → coordinator: one output partition's AQE sample (DESIGN §5 step 5), sent once per sampled partition. */
+    record Sample(TaskId task, PartitionSample sample) implements ControlMessage {
+        public Sample {
+            requireNonNull(task, "task is null");
+            requireNonNull(sample, "sample is null");
         }
     }
 }

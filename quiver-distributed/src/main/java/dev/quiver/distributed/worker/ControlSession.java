@@ -2,6 +2,7 @@ package dev.quiver.distributed.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskId;
 import dev.quiver.distributed.task.TaskReport;
@@ -65,6 +66,8 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
                 task = created;
                 send(new ControlMessage.Ack(request.taskId()));
             }
+            // AQE: a sampled producer starts sampling at once, before any consumer asks for data
+            created.startSampling();
         } catch (RuntimeException e) {
             fail(e);
             return;
@@ -145,6 +148,11 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
     @Override
     public void stateChanged(TaskState state, Optional<TaskError> error) {
         send(new ControlMessage.StateChanged(taskId, state, error));
+    }
+
+    @Override
+    public void sample(PartitionSample sample) {
+        send(new ControlMessage.Sample(taskId, sample));
     }
 
     @Override

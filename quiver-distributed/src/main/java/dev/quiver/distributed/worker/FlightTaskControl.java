@@ -107,6 +107,10 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
                     if (!settled.get()) {
                         listener.onStateChanged(task, changed.state(), changed.error());
                     }
+                } else if (message instanceof ControlMessage.Sample sample) {
+                    if (!settled.get()) {
+                        listener.onSample(task, sample.sample());
+                    }
                 } else if (message instanceof ControlMessage.FinalReport report) {
                     reported = true;
                     if (settled.compareAndSet(false, true)) {

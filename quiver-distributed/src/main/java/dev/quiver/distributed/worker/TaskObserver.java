@@ -1,5 +1,6 @@
 package dev.quiver.distributed.worker;
 
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskState;
 import java.util.Optional;
@@ -7,6 +8,9 @@ import java.util.Optional;
 /** The control stream of a worker task: hears its state changes, in order, and can stop it. */
 interface TaskObserver {
     void stateChanged(TaskState state, Optional<TaskError> error);
+
+    /** One partition's AQE sample, to send to the coordinator; must not block. */
+    default void sample(PartitionSample sample) {}
 
     /** Stops the task and its control stream without a final report (the worker shuts down). */
     void stop(String reason);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.exchange.DataTicket;
 import dev.quiver.distributed.exchange.ProducerHead;
@@ -93,6 +94,10 @@ public final class WireFormat {
             node.set("task", taskId(changed.task()));
             node.put("state", changed.state().name());
             changed.error().ifPresent(error -> node.set("error", error(error)));
+        } else if (message instanceof ControlMessage.Sample sample) {
+            node.put("type", "sample");
+            node.set("task", taskId(sample.task()));
+            node.set("sample", mapper.valueToTree(sample.sample()));
         } else if (message instanceof ControlMessage.FinalReport report) {
             node.put("type", "report");
             node.set("report", report(report.report()));
@@ -110,9 +115,18 @@ public final class WireFormat {
             case "state" -> new ControlMessage.StateChanged(taskId(required(node, "task")), state(required(node, "state")),
                     node.hasNonNull("error") ? Optional.of(error(node.get("error"))) : Optional.empty());
             case "heartbeat" -> new ControlMessage.Heartbeat();
+            case "sample" -> new ControlMessage.Sample(taskId(required(node, "task")), sample(required(node, "sample")));
             case "report" -> new ControlMessage.FinalReport(report(required(node, "report")));
             default -> throw bad("unknown control message type '" + type + "'");
         };
+    }
+
+    private PartitionSample sample(JsonNode node) {
+        try {
+            return mapper.treeToValue(node, PartitionSample.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw bad("a partition sample that cannot be read: " + e.getMessage());
+        }
     }
 
     // ---- data tickets ----

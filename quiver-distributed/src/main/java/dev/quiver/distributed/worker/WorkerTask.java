@@ -3,6 +3,8 @@ package dev.quiver.distributed.worker;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quiver.distributed.aqe.SampleSink;
+import dev.quiver.distributed.aqe.SamplerExec;
 import dev.quiver.distributed.compression.ExchangeCompression;
 import dev.quiver.distributed.exchange.DataTicket;
 import dev.quiver.distributed.exchange.ExchangeClient;
@@ -86,7 +88,7 @@ final class WorkerTask implements AutoCloseable {
         ExecutionConfig config = executionConfig(request.settings(), server.cores());
         this.allocator = server.allocator().newChildAllocator("task-" + request.taskId(), 0, Long.MAX_VALUE);
         this.context = new TaskContext(request.taskId().toString(), allocator, server.memoryPool(), server.executor(), config,
-                Map.of(ExchangeClient.class, server.connections().exchangeClient()));
+                Map.of(ExchangeClient.class, server.connections().exchangeClient(), SampleSink.class, (SampleSink) observer::sample));
         try {
             request.head().ifPresent(this::bind);
         } catch (RuntimeException e) {
@@ -166,6 +168,64 @@ final class WorkerTask implements AutoCloseable {
         }
     }
 
+    /**
+     * AQE (DESIGN §5 step 4): when the task's plan is a {@link SamplerExec}, samples every output
+     * partition now, each on its own thread, before any consumer asks for data; each sample goes to
+     * the coordinator on the control stream. The first pull makes the task RUNNING. The head, bound
+     * later, reads the same sampler in the same context, which replays what was sampled.
+     */
+    void startSampling() {
+        if (!(request.plan() instanceof SamplerExec sampler)) {
+            return;
+        }
+        synchronized (lock) {
+            if (ended || closed) {
+                return;
+            }
+            if (state == TaskState.SENT) {
+                state = TaskState.RUNNING;
+                observer.stateChanged(TaskState.RUNNING, Optional.empty());
+            }
+        }
+        int partitions = sampler.outputPartitioning().partitionCount();
+        for (int p = 0; p < partitions; p++) {
+            int partition = p;
+            synchronized (lock) {
+                activeSenders++;
+            }
+            try {
+                context.executor().execute("sample-" + id() + "-p" + partition, () -> samplePartition(sampler, partition));
+            } catch (RuntimeException e) {
+                samplingFinished(e);
+            }
+        }
+    }
+
+    private void samplePartition(SamplerExec sampler, int partition) {
+        RuntimeException failure = null;
+        try {
+            if (!context.isCancelled()) {
+                sampler.sample(partition, context);
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        samplingFinished(failure);
+    }
+
+    private void samplingFinished(RuntimeException failure) {
+        synchronized (lock) {
+            activeSenders--;
+            if (failure != null && !ended && state == TaskState.RUNNING && !isCancellation(failure)) {
+                error = TaskError.of(failure);
+                state = TaskState.FAILED;
+                context.fail(failure);
+                observer.stateChanged(TaskState.FAILED, Optional.of(error));
+            }
+            lock.notifyAll();
+        }
+    }
+
     /** A data request ended: completely served, or cut short by {@code failure} (null if the consumer went away). */
     void senderFinished(DataTicket ticket, boolean complete, Throwable failure) {
         synchronized (lock) {
@@ -209,7 +269,8 @@ final class WorkerTask implements AutoCloseable {
             if (state == TaskState.SENT) {
                 state = TaskState.SKIPPED;
             } else if (state == TaskState.RUNNING) {
-                state = served.cardinality() == slots ? TaskState.FINISHED : TaskState.CANCELLED;
+                // a sampled task whose head was never bound (its consumer never asked) did not finish
+                state = served != null && served.cardinality() == slots ? TaskState.FINISHED : TaskState.CANCELLED;
             }
             List<OperatorMetricsSnapshot> metrics = state == TaskState.SKIPPED ? List.of() : OperatorMetricsSnapshot.of(executedPlan);
             return new TaskReport(id(), worker, state, metrics, Optional.ofNullable(error));

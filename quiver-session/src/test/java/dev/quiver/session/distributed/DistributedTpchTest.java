@@ -2,6 +2,7 @@ package dev.quiver.session.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.plan.Stage;
@@ -12,17 +13,20 @@ import dev.quiver.session.QuerySession;
 import dev.quiver.session.tpch.AnswerFile;
 import dev.quiver.session.tpch.ResultComparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The 22 TPC-H queries at SF 0.01 on a 4-worker local cluster (real Flight servers on 127.0.0.1)
  * with forced fan-out: {@code bytes_per_partition_for_scans} of one byte makes every scan stage
  * run 4 tasks of 2 partitions. Each result must equal the answer file, every task must end terminal, and
- * the last-resort finalization timeout must never be what completes a final plan.
+ * the last-resort finalization timeout must never be what completes a final plan. Each query runs in
+ * static mode and with adaptive task counts ({@code distributed.dynamic_task_count=true}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributedTpchTest {
@@ -32,7 +36,9 @@ class DistributedTpchTest {
     @BeforeAll
     void start() {
         catalog = TpchCatalog.cached(0.01, 256L << 20);
-        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1).build();
+        // adaptive mode: small budgets, so that stages fan out and samples are partial even at SF 0.01
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1)
+                .withDynamicBytesPerPartition(256L << 10).withSampleBytesPerPartition(32L << 10).build();
     }
 
     @AfterAll
@@ -44,20 +50,34 @@ class DistributedTpchTest {
         }
     }
 
-    static List<Integer> queries() {
-        return TpchQueries.NUMBERS;
+    /** Each query in static mode, then with adaptive task counts (AQE, DESIGN §5). */
+    static Stream<Arguments> queries() {
+        return TpchQueries.NUMBERS.stream().flatMap(query -> Stream.of(Arguments.of(query, "static"), Arguments.of(query, "adaptive")));
     }
 
-    @ParameterizedTest(name = "q{0}")
+    @ParameterizedTest(name = "q{0} {1}")
     @MethodSource("queries")
-    void matchesAnswerFile(int query) {
+    void matchesAnswerFile(int query, String mode) {
+        boolean adaptive = mode.equals("adaptive");
+        session.execute("SET distributed.dynamic_task_count = " + adaptive).close();
         AnswerFile answer = AnswerFile.parse(TpchQueries.answer(query));
-        DistributedRun run = DistributedRun.script(session, TpchQueries.query(query));
+        DistributedRun run;
+        try {
+            run = DistributedRun.script(session, TpchQueries.query(query));
+        } finally {
+            session.execute("SET distributed.dynamic_task_count = false").close();
+        }
         if (TpchQueries.isScript(query)) {
             session.execute("DROP VIEW revenue").close();
         }
-        ResultComparator.assertMatches("q" + query, run.result().schema(), run.result().rows(), answer.rows());
+        ResultComparator.assertMatches("q" + query + " " + mode, run.result().schema(), run.result().rows(), answer.rows());
         DistributedRun.assertSucceeded(run.finalPlan());
+        CoordinatorMetrics metrics = session.coordinatorMetrics().orElseThrow();
+        assertThat(metrics.metricsFinalizationTimeouts()).isZero();
+        if (adaptive) {
+            assertAdaptiveDecisions(query, run);
+            return;
+        }
         // forced fan-out: every stage sized by a scan runs on every worker (a stage with an
         // unsplittable node, such as a collect-left join that emits unmatched build rows, is Exact(1) by the planner's rules)
         for (Stage stage : run.finalPlan().plan().stages()) {
@@ -67,7 +87,19 @@ class DistributedTpchTest {
             }
         }
         assertThat(run.finalPlan().plan().stages().stream().filter(s -> !s.isHead()).mapToInt(Stage::partitionsPerTask).max().orElse(2)).isLessThanOrEqualTo(3);
-        CoordinatorMetrics metrics = session.coordinatorMetrics().orElseThrow();
-        assertThat(metrics.metricsFinalizationTimeouts()).isZero();
+    }
+
+    /** Every stage was sized by AQE from its cost and every producer stage was sampled before its consumer was sized. */
+    private static void assertAdaptiveDecisions(int query, DistributedRun run) {
+        List<Stage> stages = run.finalPlan().plan().stages();
+        assertThat(stages).as("q%d: the plan as it ran has producer stages", query).hasSizeGreaterThan(1);
+        for (Stage stage : stages) {
+            StageDecision decision = run.finalPlan().decisions().get(stage.stageId());
+            assertThat(decision).as("q%d stage %d has an AQE decision", query, stage.stageId()).isNotNull();
+            assertThat(stage.taskCount()).isBetween(1, 4);
+            if (!stage.isHead()) {
+                assertThat(decision.sampled()).as("q%d stage %d was sampled", query, stage.stageId()).isPresent();
+            }
+        }
     }
 }

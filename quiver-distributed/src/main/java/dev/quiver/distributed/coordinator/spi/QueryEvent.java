@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * Something that happened to a distributed query, in the order the coordinator saw it. For each
  * stage: {@link StageClosed} (its inputs are dispatched, so its shape is final), {@link StageSized}
- * (its task count and the hint that set it), {@link StageDispatched} (its tasks were sent); for
+ * (its task count and the hint that set it), {@link StageDispatched} (its tasks were sent); with
+ * adaptive task counts also {@link StageCosted} before it is sized and {@link StageSampled} once its
+ * samples are in; for
  * each task, {@link TaskStateChanged} (PLANNED, SENT, then what the worker reports); and one
  * {@link QueryEnded}. Events of one task arrive in order; events of different tasks interleave.
  */
@@ -33,6 +35,30 @@ public sealed interface QueryEvent {
         public StageSized {
             requireNonNull(queryId, "queryId is null");
             requireNonNull(hint, "hint is null");
+        }
+    }
+
+    /**
+     * AQE (DESIGN §5 steps 1–2): stage {@code stageId} was costed from its leaves' statistics (its
+     * inputs' sampled statistics, or its sources'); {@code costHint} is the task count the cost asks for.
+     */
+    record StageCosted(String queryId, int stageId, long costBytes, TaskCountHint costHint) implements QueryEvent {
+        public StageCosted {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(costHint, "costHint is null");
+        }
+    }
+
+    /**
+     * AQE (DESIGN §5 steps 5–6): enough of stage {@code stageId}'s partitions reported samples; the
+     * extrapolated output ({@code summary} as {@code SampledStatistics.summary()} gives it) is attached
+     * to the boundary its consumer reads.
+     */
+    record StageSampled(String queryId, int stageId, long rows, long bytes, long distinctKeys, double fractionSampled, String summary)
+            implements QueryEvent {
+        public StageSampled {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(summary, "summary is null");
         }
     }
 

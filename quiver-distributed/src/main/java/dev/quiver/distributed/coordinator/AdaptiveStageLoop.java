@@ -1,0 +1,242 @@
+package dev.quiver.distributed.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.distributed.aqe.AdaptiveTaskCount;
+import dev.quiver.distributed.aqe.PartitionSample;
+import dev.quiver.distributed.aqe.SampledStatistics;
+import dev.quiver.distributed.aqe.SamplerExec;
+import dev.quiver.distributed.aqe.StageCost;
+import dev.quiver.distributed.aqe.StageDecision;
+import dev.quiver.distributed.aqe.StageSampleCollector;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.DistributedPlanner;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.StageFragment;
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.plan.TaskRouter;
+import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.stats.Statistics;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The coordinator's adaptive loop (DESIGN §5): walks the stages of a query bottom-up and, for each,
+ * once every stage it reads has been sampled:
+ * <ol>
+ *   <li>closes it and attaches its inputs' sampled statistics to its {@link StageInputExec}s;</li>
+ *   <li>costs it from its leaves ({@link dev.quiver.distributed.aqe.CostModel}) and takes
+ *       {@link AdaptiveTaskCount#desired} from the cost, merged with its nodes' hints, the
+ *       {@code Exact} hints of leaves that cannot split (a source without a TaskEstimator runs as one
+ *       task, and its origin says why) and the hook's hints ({@link AdaptivePlanning#stageHints()},
+ *       where the stage-built events of DESIGN §6 plug in);</li>
+ *   <li>dispatches its tasks at once, each plan under a {@link SamplerExec} and without a producer
+ *       head: the head is bound late, by the first data ticket of the consumer, once the consumer is
+ *       sized;</li>
+ *   <li>gathers the samples the workers send on the control streams into a
+ *       {@link StageSampleCollector} until its stop rule holds, and keeps the extrapolated output for
+ *       its consumer.</li>
+ * </ol>
+ * Stages are walked in the cutter's order (every stage after the stages it reads), and a stage waits
+ * only for its own inputs' samples: independent branches are dispatched without waiting for each
+ * other and sample concurrently; a union stage is sized only after all its children are sampled.
+ * Each step is a query event. The head stage (one task, on the coordinator) is sized last; the loop
+ * returns its plan with its inputs bound, and the plan as it ran ({@link #finalPlan()}).
+ */
+final class AdaptiveStageLoop {
+    private static final long POLL_MILLIS = 20;
+
+    private final DistributedQuery query;
+    private final AdaptivePlanning planning;
+    private final ExecutionPlan singleNodePlan;
+    private final TaskRouter router;
+    private final Map<Integer, StageSampleCollector> collectors = new ConcurrentHashMap<>();
+    private final Map<Integer, CompletableFuture<SampledStatistics>> sampled = new ConcurrentHashMap<>();
+    private final Map<Integer, StageDecision> decisions = new ConcurrentHashMap<>();
+    private final List<Stage> stages = new ArrayList<>();
+    private final Map<Integer, List<WorkerAddress>> placed = new LinkedHashMap<>();
+
+    AdaptiveStageLoop(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
+        this.query = requireNonNull(query, "query is null");
+        this.planning = requireNonNull(planning, "planning is null");
+        this.singleNodePlan = requireNonNull(singleNodePlan, "singleNodePlan is null");
+        this.router = new TaskRouter(workers);
+    }
+
+    /** Runs the loop up to the head stage; returns the head stage's plan with its inputs bound, or empty when the query ended first. */
+    Optional<ExecutionPlan> run() {
+        DistributedPlanner planner = planning.planner();
+        for (StageFragment fragment : planner.cut(singleNodePlan)) {
+            if (query.isEnding()) {
+                return Optional.empty();
+            }
+            Map<Integer, SampledStatistics> inputs = new LinkedHashMap<>();
+            for (int input : fragment.inputStageIds()) {
+                Optional<SampledStatistics> statistics = awaitSample(input);
+                if (statistics.isEmpty()) {
+                    return Optional.empty();
+                }
+                inputs.put(input, statistics.get());
+            }
+            query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
+            StageFragment closed = withInputStatistics(fragment, inputs);
+            Stage stage = size(closed);
+            if (stage.isHead()) {
+                stages.add(stage);
+                query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), List.of()));
+                return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(stage.plan(), query.queryId(), 0, placed)));
+            }
+            dispatch(stage);
+        }
+        throw new QuiverException(ErrorCode.PLAN_ERROR, "the stages of query " + query.queryId() + " have no head stage");
+    }
+
+    /** The plan as it ran so far: every stage sized, producers first, the head stage last. */
+    DistributedPlan finalPlan() {
+        return new DistributedPlan(singleNodePlan, List.copyOf(stages));
+    }
+
+    /** What AQE decided per stage, with the sampled output of the stages that were sampled. */
+    Map<Integer, StageDecision> decisions() {
+        Map<Integer, StageDecision> all = new LinkedHashMap<>();
+        for (Stage stage : stages) {
+            StageDecision decision = decisions.get(stage.stageId());
+            if (decision != null) {
+                CompletableFuture<SampledStatistics> sample = sampled.get(stage.stageId());
+                all.put(stage.stageId(), sample != null && sample.isDone() && !sample.isCompletedExceptionally() ? decision.withSample(sample.join()) : decision);
+            }
+        }
+        return all;
+    }
+
+    /** A sample from a task's control stream; may arrive on any transport thread. */
+    void onSample(TaskId task, PartitionSample sample) {
+        StageSampleCollector collector = collectors.get(task.stageId());
+        CompletableFuture<SampledStatistics> done = sampled.get(task.stageId());
+        if (collector == null || done == null || done.isDone()) {
+            return;
+        }
+        if (collector.offer(task.taskIndex(), sample)) {
+            Optional<SampledStatistics> estimate = collector.estimate();
+            if (estimate.isPresent() && done.complete(estimate.get())) {
+                SampledStatistics statistics = estimate.get();
+                query.emit(new QueryEvent.StageSampled(query.queryId(), task.stageId(), statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
+                        statistics.fractionSampled(), statistics.summary()));
+            }
+        }
+    }
+
+    private Optional<SampledStatistics> awaitSample(int stageId) {
+        CompletableFuture<SampledStatistics> future = sampled.get(stageId);
+        if (future == null) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was dispatched");
+        }
+        while (!query.isEnding()) {
+            try {
+                return Optional.of(future.get(POLL_MILLIS, TimeUnit.MILLISECONDS));
+            } catch (TimeoutException e) {
+                // look again whether the query is still running
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new QuiverException(ErrorCode.QUERY_CANCELLED, "interrupted while waiting for the samples of stage " + stageId);
+            } catch (ExecutionException e) {
+                throw DistributedQuery.asQuiver(e.getCause(), "Sampling stage " + stageId);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Stage size(StageFragment fragment) {
+        StageCost cost = planning.costModel().cost(fragment.plan());
+        int partitions = fragment.plan().outputPartitioning().partitionCount();
+        int max = planning.planner().settings().effectiveMaxTasksPerStage();
+        TaskCountHint.Desired costHint = AdaptiveTaskCount.desired(cost.costBytes(), planning.dynamicBytesPerPartition(), partitions, max);
+        query.emit(new QueryEvent.StageCosted(query.queryId(), fragment.stageId(), cost.costBytes(), costHint));
+        List<TaskCountHint> hints = new ArrayList<>();
+        hints.add(costHint);
+        hints.addAll(leafRequirements(fragment.plan()));
+        hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
+        Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
+        decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
+        query.emit(new QueryEvent.StageSized(query.queryId(), stage.stageId(), stage.taskCount(), stage.partitionsPerTask(), stage.taskCountHint()));
+        return stage;
+    }
+
+    /** The {@code Exact} hints of source leaves that cannot run as any number of tasks (no estimator: one task). */
+    private List<TaskCountHint> leafRequirements(ExecutionPlan plan) {
+        List<TaskCountHint> hints = new ArrayList<>();
+        if (plan.children().isEmpty()) {
+            if (!(plan instanceof StageInputExec)) {
+                TaskCountHint hint = planning.planner().estimators().taskCount(plan, planning.planner().settings());
+                if (hint instanceof TaskCountHint.Exact) {
+                    hints.add(hint);
+                }
+            }
+            return hints;
+        }
+        for (ExecutionPlan child : plan.children()) {
+            hints.addAll(leafRequirements(child));
+        }
+        return hints;
+    }
+
+    /** Dispatches every task of {@code stage} at once, under a sampler and without a head; starts collecting its samples. */
+    private void dispatch(Stage stage) {
+        List<WorkerAddress> placement = router.place(stage);
+        List<PhysicalExpr> keys = stage.output().orElseThrow().keys();
+        collectors.put(stage.stageId(), StageSampleCollector.forStage(stage));
+        sampled.put(stage.stageId(), new CompletableFuture<>());
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int t = 0; t < stage.taskCount(); t++) {
+            ExecutionPlan bound = StageBinding.bind(stage.taskPlans().get(t), query.queryId(), t, placed);
+            SamplerExec sampler = new SamplerExec(bound, keys, planning.sampleBytesPerPartition());
+            requests.add(new TaskRequest(new TaskId(query.queryId(), stage.stageId(), t), sampler, Optional.empty(), query.taskSettings(),
+                    query.version()));
+        }
+        stages.add(stage);
+        placed.put(stage.stageId(), placement);
+        for (int t = 0; t < requests.size() && !query.isEnding(); t++) {
+            query.startTask(requests.get(t), placement.get(t));
+        }
+        query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), placement));
+    }
+
+    /** {@code fragment} with each stage input carrying its producer's sampled statistics (DESIGN §5 step 6). */
+    private static StageFragment withInputStatistics(StageFragment fragment, Map<Integer, SampledStatistics> inputs) {
+        ExecutionPlan plan = attach(fragment.plan(), inputs);
+        return new StageFragment(fragment.stageId(), plan, fragment.nodeHints(), fragment.outputKind(), fragment.outputKeys(),
+                fragment.shufflePartitionsPerConsumerTask(), fragment.consumerStageId(), fragment.inputStageIds());
+    }
+
+    private static ExecutionPlan attach(ExecutionPlan plan, Map<Integer, SampledStatistics> inputs) {
+        if (plan instanceof StageInputExec input) {
+            SampledStatistics statistics = inputs.get(input.producerStageId());
+            Statistics attached = statistics == null ? input.statistics() : statistics.statistics();
+            return input.withStatistics(attached);
+        }
+        if (plan.children().isEmpty()) {
+            return plan;
+        }
+        List<ExecutionPlan> children = new ArrayList<>();
+        for (ExecutionPlan child : plan.children()) {
+            children.add(attach(child, inputs));
+        }
+        return plan.withNewChildren(children);
+    }
+}
