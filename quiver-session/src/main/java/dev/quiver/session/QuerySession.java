@@ -542,12 +542,12 @@ public final class QuerySession implements AutoCloseable {
             return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
         }
 
-        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB; for AQE). */
+        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB): AQE's target bytes per partition. */
         public Builder withDynamicBytesPerPartition(long bytes) {
             return set("distributed.dynamic_bytes_per_partition", Long.toString(bytes));
         }
 
-        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB; for AQE). */
+        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB): what AQE's sampler pulls per producer partition. */
         public Builder withSampleBytesPerPartition(long bytes) {
             return set("distributed.sample_bytes_per_partition", Long.toString(bytes));
         }
