@@ -52,6 +52,12 @@ final class EngineOptions {
             description = "A session setting, as SET NAME = VALUE would (repeatable), e.g. --set distributed.max_tasks_per_stage=8.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--stage-handler", paramLabel = "CLASS",
+            description = "A stage-event handler (dev.quiver.distributed.event.StageEventHandler) for distributed queries, by class name, "
+                    + "instantiated with its public no-argument constructor (repeatable; run in the order given), e.g. "
+                    + "--stage-handler dev.quiver.distributed.exact.AggregateMemorySizingHandler.")
+    private List<String> stageHandlers = new ArrayList<>();
+
     long memoryLimit() {
         return memoryLimit;
     }
@@ -102,6 +108,9 @@ final class EngineOptions {
                 .targetPartitions(partitions())
                 .explainFormat(explainFormat)
                 .settings(settings);
+        for (String className : stageHandlers) {
+            builder.stageEventHandler(StageHandlers.instantiate(spec.commandLine(), className));
+        }
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);
         } else if (!workers.isEmpty()) {

@@ -8,16 +8,20 @@ import dev.quiver.distributed.coordinator.CoordinatorConfig;
 import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.coordinator.QuiverVersion;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerClient;
 import dev.quiver.distributed.worker.WorkerConnections;
+import dev.quiver.distributed.worker.WorkerInfo;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Starts a session's distributed runtime: a local cluster if asked for, the Flight connections to the workers, the coordinator. */
@@ -32,7 +36,7 @@ final class ClusterSetup {
     private ClusterSetup() {}
 
     static DistributedRuntime start(Spec spec, Catalog catalog, BufferAllocator root, QuiverExecutor executor, List<QueryEventListener> listeners,
-            Duration finalizationTimeout) {
+            Duration finalizationTimeout, StageEventDispatcher dispatcher) {
         PlanCodec codec = codec(catalog);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
@@ -49,7 +53,10 @@ final class ClusterSetup {
             List<WorkerClient> clients = addresses.stream().<WorkerClient>map(connections::workerClient).toList();
             Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(),
                     CoordinatorConfig.defaults(QuiverVersion.CURRENT).withFinalizationTimeout(finalizationTimeout), listeners);
-            return new DistributedRuntime(coordinator, opened, local);
+            long localLimit = spec.memoryLimitPerWorker();
+            Supplier<List<Long>> memoryLimits = local.isPresent() ? () -> Collections.nCopies(clients.size(), localLimit)
+                    : () -> coordinator.checkWorkers(executor).stream().map(WorkerInfo::memoryLimitBytes).toList();
+            return new DistributedRuntime(coordinator, opened, local, dispatcher, memoryLimits);
         } catch (RuntimeException e) {
             for (AutoCloseable resource : opened) {
                 try {

@@ -6,6 +6,8 @@ import dev.quiver.distributed.coordinator.AdaptivePlanning;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.exact.EventDrivenPlanning;
+import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -19,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What a session with workers holds for its distributed queries: the {@link Coordinator} and what
@@ -29,11 +32,22 @@ final class DistributedRuntime implements AutoCloseable {
     private final Coordinator coordinator;
     private final List<AutoCloseable> resources;
     private final Optional<LocalCluster> localCluster;
+    private final StageEventDispatcher dispatcher;
+    private final Supplier<List<Long>> memoryLimits;
+    private List<Long> knownMemoryLimits;
 
-    DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster) {
+    /**
+     * @param dispatcher the session's stage-event handlers
+     * @param memoryLimits each worker's memory limit (asked of the workers at most once, when a
+     *     handler first needs them)
+     */
+    DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster, StageEventDispatcher dispatcher,
+            Supplier<List<Long>> memoryLimits) {
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resources = List.copyOf(requireNonNull(resources, "resources is null"));
         this.localCluster = requireNonNull(localCluster, "localCluster is null");
+        this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
+        this.memoryLimits = requireNonNull(memoryLimits, "memoryLimits is null");
     }
 
     Coordinator coordinator() {
@@ -44,17 +58,35 @@ final class DistributedRuntime implements AutoCloseable {
         return localCluster;
     }
 
+    StageEventDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** Each worker's memory limit, as the stage events carry them. */
+    synchronized List<Long> workerMemoryLimits() {
+        if (knownMemoryLimits == null) {
+            knownMemoryLimits = List.copyOf(memoryLimits.get());
+        }
+        return knownMemoryLimits;
+    }
+
     /**
      * The stages of {@code physical} for this cluster under {@code settings}. With
      * {@code distributed.dynamic_task_count=true} nothing is sized before execution: the result is the
      * single-node plan as one head stage, a placeholder that {@link #newQuery} replaces at run time.
+     * Statically, with stage-event handlers, it is planned through {@link EventDrivenPlanning} so that
+     * every stage feeding a shuffle or broadcast fires its stage-built event and the handlers'
+     * consumer counts apply.
      */
-    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings) {
+    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
         if (settings.distributed().dynamicTaskCount()) {
             return new DistributedPlan(physical, List.of(new Stage(0, List.of(physical), physical.outputPartitioning().partitionCount(),
                     TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
         }
-        return planner(settings).plan(physical);
+        if (dispatcher.isEmpty()) {
+            return planner(settings).plan(physical);
+        }
+        return EventDrivenPlanning.plan(planner(settings), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
     }
 
     private DistributedPlanner planner(SessionSettings settings) {

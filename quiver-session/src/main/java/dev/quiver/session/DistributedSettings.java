@@ -21,7 +21,7 @@ import java.util.Map;
  * @param bytesPerPartitionForScans how many bytes of a scanned source one task partition should read
  * @param broadcastJoins whether joins whose type allows it may broadcast their build side
  * @param compression the codec of data streams between workers
- * @param collectMetrics whether workers send their tasks' operator metrics at the end
+ * @param collectMetrics whether the final plan keeps the tasks' operator metrics (the coordinator drops them when false)
  * @param sampleBytesPerPartition how much AQE's samplers pull per partition before reporting
  * @param heartbeatIntervalMs how often both ends of a task's control stream send heartbeats
  * @param heartbeatTimeoutMs how long a silent control stream is tolerated before its task counts as lost

@@ -6,6 +6,8 @@ import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.coordinator.LocalCluster;
@@ -88,7 +90,8 @@ public final class QuerySession implements AutoCloseable {
         this.executor = new QuiverExecutor("session");
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
-                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout));
+                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
+                            new StageEventDispatcher(builder.stageEventHandlers)));
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
@@ -187,7 +190,11 @@ public final class QuerySession implements AutoCloseable {
         Statement statement = StatementParser.parse(sql);
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
-            return distributed.isPresent() ? startDistributed(planDistributed(plan), start) : startQuery(plan, start);
+            if (distributed.isEmpty()) {
+                return startQuery(plan, start);
+            }
+            String queryId = nextDistributedQueryId();
+            return startDistributed(planDistributed(plan, queryId), queryId, start);
         }
         if (statement instanceof Statement.Explain explain) {
             return explain(explain, start);
@@ -211,7 +218,8 @@ public final class QuerySession implements AutoCloseable {
     private QueryHandle explain(Statement.Explain explain, long start) {
         ExecutionPlan plan = planQuery(explain.query());
         if (distributed.isPresent()) {
-            return explainDistributed(planDistributed(plan), explain.analyze(), start);
+            String queryId = nextDistributedQueryId();
+            return explainDistributed(planDistributed(plan, queryId), queryId, explain.analyze(), start);
         }
         if (!explain.analyze()) {
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
@@ -226,7 +234,7 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, boolean analyze, long start) {
+    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().explainFormat();
         if (!analyze && settings().distributed().dynamicTaskCount()) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
@@ -239,7 +247,7 @@ public final class QuerySession implements AutoCloseable {
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
-        try (QueryHandle run = startDistributed(plan, start)) {
+        try (QueryHandle run = startDistributed(plan, queryId, start)) {
             try (BatchStream results = run.stream()) {
                 VectorSchemaRoot batch;
                 while ((batch = results.next()) != null) {
@@ -252,15 +260,18 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan) {
-        return distributed.orElseThrow().plan(plan, settings());
+    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+        return distributed.orElseThrow().plan(plan, settings(), queryId);
+    }
+
+    private String nextDistributedQueryId() {
+        return "q" + queryIds.incrementAndGet() + "-" + sessionTag;
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, long start) {
+    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
-        String queryId = "q" + queryIds.incrementAndGet() + "-" + sessionTag;
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
         TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
@@ -415,6 +426,7 @@ public final class QuerySession implements AutoCloseable {
         private final Map<String, String> settings = new LinkedHashMap<>();
         private Optional<ClusterSetup.Spec> cluster = Optional.empty();
         private final List<QueryEventListener> listeners = new ArrayList<>();
+        private final List<StageEventHandler> stageEventHandlers = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
@@ -484,6 +496,16 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Receives the stage-built and stage-sampled events of every distributed query (DESIGN §6), in
+         * registration order; it may rewrite a producer stage or set its consumer's task count (an
+         * exact one is enforced). See docs/exact-consumer-tasks.md.
+         */
+        public Builder stageEventHandler(StageEventHandler handler) {
+            stageEventHandlers.add(requireNonNull(handler, "handler is null"));
+            return this;
+        }
+
         /** The last-resort wait for tasks' final reports after a query ended (default 60 s); see {@code metrics_finalization_timeouts}. */
         public Builder finalizationTimeout(Duration timeout) {
             this.finalizationTimeout = requireNonNull(timeout, "timeout is null");
@@ -520,12 +542,12 @@ public final class QuerySession implements AutoCloseable {
             return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
         }
 
-        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB; for AQE). */
+        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB): AQE's target bytes per partition. */
         public Builder withDynamicBytesPerPartition(long bytes) {
             return set("distributed.dynamic_bytes_per_partition", Long.toString(bytes));
         }
 
-        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB; for AQE). */
+        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB): what AQE's sampler pulls per producer partition. */
         public Builder withSampleBytesPerPartition(long bytes) {
             return set("distributed.sample_bytes_per_partition", Long.toString(bytes));
         }

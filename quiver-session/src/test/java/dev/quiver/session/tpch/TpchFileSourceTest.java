@@ -26,11 +26,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -102,15 +102,16 @@ class TpchFileSourceTest {
     }
 
     /**
-     * q5 over Parquet joins in the same order and on the same keys as over the generated catalog,
-     * whose statistics are exact: the Parquet tables' distinct-count estimates and the primary keys
+     * q5 over files joins in the same order and on the same keys as over the generated catalog,
+     * whose statistics are exact: the file tables' distinct-count estimates and the primary keys
      * that tpch-gen declares keep the planner from joining supplier with customer on the nation key
-     * alone (a near cross product that did not finish at SF 1).
+     * alone (a near cross product that did not finish at SF 1 over Parquet).
      */
-    @Test
-    void q5OverParquetJoinsAsOverTheGeneratedCatalog() {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FileFormat.class)
+    void q5JoinsAsOverTheGeneratedCatalog(FileFormat format) {
         String query = "EXPLAIN " + TpchQueries.query(5);
-        List<Set<String>> overFiles = joinKeys(session(FileFormat.PARQUET).executeScript(query).rows().get(0).get(0).toString());
+        List<Set<String>> overFiles = joinKeys(session(format).executeScript(query).rows().get(0).get(0).toString());
         List<Set<String>> overCatalog;
         try (QuerySession generated = QuerySession.builder().catalog(new TpchCatalog(0.01)).targetPartitions(2).build()) {
             overCatalog = joinKeys(generated.executeScript(query).rows().get(0).get(0).toString());

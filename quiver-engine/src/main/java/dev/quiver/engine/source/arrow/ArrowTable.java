@@ -6,6 +6,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.files.DataFiles;
+import dev.quiver.engine.source.files.SampledColumns;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
@@ -51,7 +52,7 @@ public final class ArrowTable implements TableSource {
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private ArrowTable(String name, Path path, Schema schema, List<Path> files, List<ArrowBlockSplit> splits, ArrowSample sample) {
+    private ArrowTable(String name, Path path, Schema schema, List<Path> files, List<ArrowBlockSplit> splits, SampledColumns sample) {
         this.name = name;
         this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
@@ -82,7 +83,7 @@ public final class ArrowTable implements TableSource {
         List<Path> files = DataFiles.list(path, EXTENSIONS, "Arrow IPC");
         Schema schema = null;
         List<ArrowBlockSplit> splits = new ArrayList<>();
-        ArrowSample sample;
+        SampledColumns sample;
         try (BufferAllocator allocator = new RootAllocator()) {
             for (Path file : files) {
                 Schema fileSchema = readFile(file, allocator, splits);

@@ -10,8 +10,6 @@ import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
-import dev.quiver.engine.stats.ColumnStatistics;
-import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.nio.file.Path;
@@ -49,7 +47,7 @@ public final class CsvTable implements TableSource {
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, double bytesPerRow, Sample sample) {
+    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, double bytesPerRow, Sample sample, boolean splittable) {
         this.name = name;
         this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
@@ -58,7 +56,7 @@ public final class CsvTable implements TableSource {
         this.bytesPerRow = bytesPerRow;
         long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
         long rows = estimateRows(bytes);
-        this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), sample.columnStatistics(rows));
+        this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), CsvSample.statistics(schema, sample.columns(), files, rows, splittable));
     }
 
     /**
@@ -105,7 +103,7 @@ public final class CsvTable implements TableSource {
                 files.add(new CsvFile(file, size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges));
             }
         }
-        return new CsvTable(name, path, tableSchema, files, bytesPerRow, tableSample);
+        return new CsvTable(name, path, tableSchema, files, bytesPerRow, tableSample, splittable);
     }
 
     private static List<String> header(CsvRowReader reader) {
@@ -117,19 +115,7 @@ public final class CsvTable implements TableSource {
         return header.stream().map(value -> value == null ? "" : value).toList();
     }
 
-    private record Sample(List<List<String>> columns, double bytesPerRow) {
-        /** Distinct counts where the sample shows them ({@link DistinctEstimator#fromSample}); NULL counts stay unknown. */
-        List<ColumnStatistics> columnStatistics(long tableRows) {
-            List<ColumnStatistics> statistics = new ArrayList<>(columns.size());
-            for (List<String> values : columns) {
-                long nonNull = values.stream().filter(Objects::nonNull).count();
-                long distinct = values.stream().filter(Objects::nonNull).distinct().count();
-                long tableNonNull = values.isEmpty() ? tableRows : Math.round((double) tableRows * nonNull / values.size());
-                statistics.add(ColumnStatistics.unknown().withDistinctCount(DistinctEstimator.fromSample(distinct, nonNull, tableNonNull)));
-            }
-            return statistics;
-        }
-    }
+    private record Sample(List<List<String>> columns, double bytesPerRow) {}
 
     private static Sample sample(CsvRowReader reader, int columnCount) {
         List<List<String>> columns = new ArrayList<>(columnCount);
