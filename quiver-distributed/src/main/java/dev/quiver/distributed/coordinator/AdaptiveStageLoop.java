@@ -82,7 +82,8 @@ final class AdaptiveStageLoop {
     /** Runs the loop up to the head stage; returns the head stage's plan with its inputs bound, or empty when the query ended first. */
     Optional<ExecutionPlan> run() {
         DistributedPlanner planner = planning.planner();
-        for (StageFragment fragment : planner.cut(singleNodePlan)) {
+        List<StageFragment> fragments = planner.cut(singleNodePlan);
+        for (StageFragment fragment : fragments) {
             if (query.isEnding()) {
                 return Optional.empty();
             }
@@ -93,6 +94,7 @@ final class AdaptiveStageLoop {
                     return Optional.empty();
                 }
                 inputs.put(input, statistics.get());
+                planning.stageEvents().onStageSampled(sized(input), statistics.get());
             }
             query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
             StageFragment closed = withInputStatistics(fragment, inputs);
@@ -101,6 +103,10 @@ final class AdaptiveStageLoop {
                 stages.add(stage);
                 query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), List.of()));
                 return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(stage.plan(), query.queryId(), 0, placed)));
+            }
+            StageFragment built = planning.stageEvents().onStageSized(closed, fragments, stage);
+            if (built != closed) {
+                stage = size(built);
             }
             dispatch(stage);
         }
@@ -140,6 +146,11 @@ final class AdaptiveStageLoop {
                         statistics.fractionSampled(), statistics.summary()));
             }
         }
+    }
+
+    private Stage sized(int stageId) {
+        return stages.stream().filter(stage -> stage.stageId() == stageId).findFirst()
+                .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was sized"));
     }
 
     private Optional<SampledStatistics> awaitSample(int stageId) {
