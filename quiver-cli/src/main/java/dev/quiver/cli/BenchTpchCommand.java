@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.bench.AqeBench;
 import dev.quiver.bench.BenchOptions;
 import dev.quiver.bench.BenchSource;
 import dev.quiver.bench.TpchBenchmark;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Spec;
         },
         footer = {"", "Example:", "  quiver bench tpch --sf 1", "  quiver bench tpch --sf 0.1 --queries 1,3,18 --runs 5",
             "  quiver bench tpch --sf 1 --source parquet --scan-test",
-            "  quiver bench tpch --sf 1 --local-workers 2   # also on 2 in-process workers, with bytes exchanged per query"})
+            "  quiver bench tpch --sf 1 --local-workers 2   # also on 2 in-process workers, with bytes exchanged per query",
+            "  quiver bench tpch --sf 1 --local-workers 4 --dynamic --accuracy   # static vs AQE task counts on 4 workers"})
 final class BenchTpchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -102,10 +104,35 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "A setting of the distributed session (repeatable), e.g. --set distributed.max_tasks_per_stage=4.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--dynamic",
+            description = "With --local-workers: run each query on the workers with static task counts and with AQE "
+                    + "(distributed.dynamic_task_count=true) and print both times, their ratio and the task counts each chose (no single-node or DuckDB run).")
+    private boolean dynamic;
+
+    @Option(names = "--accuracy", description = "With --dynamic: also print AQE's estimation accuracy (q-error of rows and bytes, fraction sampled) over every sampled stage.")
+    private boolean accuracy;
+
     @Override
     public Integer call() {
         BenchOptions options = options();
         PrintWriter out = spec.commandLine().getOut();
+        if (dynamic) {
+            if (options.cluster().isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "Option '--dynamic' compares modes on workers: use it with '--local-workers N'");
+            }
+            List<AqeBench.Comparison> results;
+            try (PrintStream stream = new PrintStream(new WriterOutputStream(out), true, StandardCharsets.UTF_8)) {
+                results = AqeBench.run(options, stream, accuracy);
+            }
+            List<String> failed = results.stream().filter(r -> !r.error().isEmpty()).map(r -> "q" + r.query() + " (" + r.error() + ")").toList();
+            if (!failed.isEmpty()) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.printf(Locale.ROOT, "Error: %d of %d queries failed: %s%n", failed.size(), results.size(), String.join(", ", failed));
+                err.flush();
+                return ErrorReporter.FAILURE;
+            }
+            return 0;
+        }
         TpchBenchmark.Report report;
         try (PrintStream stream = new PrintStream(new WriterOutputStream(out), true, StandardCharsets.UTF_8)) {
             report = TpchBenchmark.run(options, stream);

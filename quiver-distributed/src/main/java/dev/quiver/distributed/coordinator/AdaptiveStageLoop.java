@@ -138,12 +138,17 @@ final class AdaptiveStageLoop {
         if (collector == null || done == null || done.isDone()) {
             return;
         }
-        if (collector.offer(task.taskIndex(), sample)) {
+        // the event goes out before the consumer can see the statistics, so that events keep the order of the loop
+        synchronized (done) {
+            if (done.isDone() || !collector.offer(task.taskIndex(), sample)) {
+                return;
+            }
             Optional<SampledStatistics> estimate = collector.estimate();
-            if (estimate.isPresent() && done.complete(estimate.get())) {
+            if (estimate.isPresent()) {
                 SampledStatistics statistics = estimate.get();
                 query.emit(new QueryEvent.StageSampled(query.queryId(), task.stageId(), statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
                         statistics.fractionSampled(), statistics.summary()));
+                done.complete(statistics);
             }
         }
     }

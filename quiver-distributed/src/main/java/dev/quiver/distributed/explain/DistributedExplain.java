@@ -2,6 +2,7 @@ package dev.quiver.distributed.explain;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.aqe.EstimationAccuracy;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
@@ -50,8 +51,23 @@ public final class DistributedExplain {
      */
     public static String text(FinalPlan executed) {
         requireNonNull(executed, "executed is null");
-        return new TextRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())))
+        return new TextRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())), decisionLines(executed))
                 .render(executed.failure().map(failure -> failure.errorCode() + ": " + failure.getMessage()));
+    }
+
+    /**
+     * With adaptive task counts, each stage's AQE decision (task count and why, cost) and, for a
+     * sampled stage, its estimated output next to what its tasks really output (docs/aqe.md).
+     */
+    private static Map<Integer, List<String>> decisionLines(FinalPlan executed) {
+        Map<Integer, List<String>> lines = new TreeMap<>();
+        executed.decisions().forEach((stageId, decision) -> {
+            Stage stage = executed.plan().stage(stageId);
+            Optional<EstimationAccuracy.StageActual> actual = stage.isHead() ? Optional.empty()
+                    : Optional.of(EstimationAccuracy.actualOutput(stage, executed.reportsOf(stageId)));
+            lines.put(stageId, decision.explainLines(actual));
+        });
+        return lines;
     }
 
     /** {@link #text(FinalPlan)} as Graphviz DOT. */

@@ -40,8 +40,11 @@ final class StageMetrics {
             for (OperatorMetricsSnapshot operator : report.metrics()) {
                 int index = operator.nodeIndex() - offset;
                 if (index < 0) {
-                    hasHead = true;
-                    add(head, operator);
+                    // the producer head is the top node; an AQE sampler between it and the stage plan replays, so it is not counted
+                    if (operator.nodeIndex() == 0) {
+                        hasHead = true;
+                        add(head, operator);
+                    }
                 } else if (index < planNodes) {
                     add(operators[index], operator);
                 }
@@ -54,8 +57,9 @@ final class StageMetrics {
         }
     }
 
+    /** Nodes above the stage plan in a report: the producer head, and under AQE its sampler (0 to 2). */
     private int headOffset(TaskReport report) {
-        return report.metrics().size() == planNodes + 1 ? 1 : 0;
+        return Math.max(0, Math.min(2, report.metrics().size() - planNodes));
     }
 
     private static void add(long[] sum, OperatorMetricsSnapshot operator) {

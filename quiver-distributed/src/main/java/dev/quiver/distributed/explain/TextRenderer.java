@@ -15,11 +15,18 @@ import java.util.Optional;
 final class TextRenderer {
     private final DistributedPlan plan;
     private final Optional<Map<Integer, StageMetrics>> metrics;
+    private final Map<Integer, List<String>> notes;
     private final StringBuilder out = new StringBuilder();
 
     TextRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics) {
+        this(plan, metrics, Map.of());
+    }
+
+    /** @param notes extra lines per stage id, shown under its task count (AQE's decision and estimates) */
+    TextRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics, Map<Integer, List<String>> notes) {
         this.plan = plan;
         this.metrics = metrics;
+        this.notes = notes;
     }
 
     String render() {
@@ -50,6 +57,7 @@ final class TextRenderer {
         out.append(margin).append("+- Stage ").append(stage.stageId()).append(stage.isHead() ? " (head, on the coordinator)" : "").append(": ")
                 .append(counts(stage)).append('\n');
         out.append(bar).append("task count: ").append(stage.taskCountHint()).append('\n');
+        notes.getOrDefault(stage.stageId(), List.of()).forEach(line -> out.append(bar).append(line).append('\n'));
         if (!stage.isHead()) {
             out.append(bar).append("output: ").append(BoundaryMath.describe(plan, stage)).append('\n');
         }

@@ -1,0 +1,129 @@
+package dev.quiver.bench;
+
+import dev.quiver.distributed.aqe.EstimationAccuracy;
+import dev.quiver.distributed.aqe.StageDecision;
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.session.QueryHandle;
+import dev.quiver.session.QuerySession;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The TPC-H queries on in-process workers with static task counts and with AQE
+ * ({@code distributed.dynamic_task_count=true}) on the same cluster: per query the median time of
+ * each mode, their ratio and the task counts each chose per stage; with {@code accuracy}, the
+ * estimation accuracy of AQE's sampled statistics over every sampled stage
+ * ({@link EstimationAccuracy}: q-error of rows and bytes, median fraction sampled). Actual distinct
+ * keys are not in task reports, so the distinct-key series is left out.
+ */
+public final class AqeBench {
+    /** One query: the medians in ms (NaN when it failed), the task counts per stage in each mode, and an error if any. */
+    public record Comparison(int query, double staticMillis, double dynamicMillis, String staticTasks, String dynamicTasks, String error) {
+        public double ratio() {
+            return dynamicMillis / staticMillis;
+        }
+    }
+
+    private AqeBench() {}
+
+    /** Runs the comparison on generated tables; {@code options.cluster()} must be present. */
+    public static List<Comparison> run(BenchOptions options, PrintStream out, boolean accuracy) {
+        BenchOptions.Cluster cluster = options.cluster().orElseThrow(() -> new IllegalArgumentException("the AQE comparison needs --local-workers N"));
+        out.println("TPC-H on " + cluster.localWorkers() + " local workers, static vs AQE (distributed.dynamic_task_count=true): " + options);
+        List<Comparison> results = new ArrayList<>();
+        EstimationAccuracy estimates = new EstimationAccuracy();
+        try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit());
+                QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
+                        .memoryLimit(options.memoryLimit()).localWorkers(cluster.localWorkers(), cluster.workerMemoryLimit())
+                        .settings(cluster.settings()).build()) {
+            out.printf(Locale.ROOT, "%-4s %10s %10s %7s  %-24s %-24s %s%n", "q", "static ms", "aqe ms", "aqe/st", "static tasks", "aqe tasks", "error");
+            for (int query : options.queries()) {
+                Comparison result = compare(options, session, query, accuracy ? estimates : null);
+                results.add(result);
+                out.printf(Locale.ROOT, "q%-3d %10.0f %10.0f %7.2f  %-24s %-24s %s%n", query, result.staticMillis(), result.dynamicMillis(), result.ratio(),
+                        result.staticTasks(), result.dynamicTasks(), result.error());
+            }
+        }
+        double staticTotal = results.stream().mapToDouble(Comparison::staticMillis).sum();
+        double dynamicTotal = results.stream().mapToDouble(Comparison::dynamicMillis).sum();
+        out.printf(Locale.ROOT, "total: static %.0f ms, aqe %.0f ms, aqe/static %.2f; geometric mean of the per-query ratios %.2f%n", staticTotal,
+                dynamicTotal, dynamicTotal / staticTotal, Math.exp(results.stream().mapToDouble(r -> Math.log(r.ratio())).average().orElse(Double.NaN)));
+        if (accuracy) {
+            out.println("estimation accuracy, every sampled stage of the last AQE run of each query:");
+            out.print(estimates.print());
+        }
+        return results;
+    }
+
+    private static Comparison compare(BenchOptions options, QuerySession session, int query, EstimationAccuracy estimates) {
+        String text = TpchQueries.query(query);
+        List<String> errors = new ArrayList<>();
+        FinalPlan[] last = new FinalPlan[2];
+        double staticMillis = median(options, errors, "static", () -> last[0] = runOnce(session, query, text, false));
+        double dynamicMillis = median(options, errors, "aqe", () -> last[1] = runOnce(session, query, text, true));
+        if (estimates != null && last[1] != null) {
+            for (Map.Entry<Integer, StageDecision> entry : last[1].decisions().entrySet()) {
+                Stage stage = last[1].plan().stage(entry.getKey());
+                entry.getValue().sampled().ifPresent(sampled -> estimates.add("q" + query, sampled,
+                        EstimationAccuracy.actualOutput(stage, last[1].reportsOf(stage.stageId()))));
+            }
+        }
+        return new Comparison(query, staticMillis, dynamicMillis, tasks(last[0]), tasks(last[1]), String.join("; ", errors));
+    }
+
+    /** The task count of each stage, producers first, e.g. {@code 4,4,2,1}. */
+    private static String tasks(FinalPlan plan) {
+        return plan == null ? "-" : plan.plan().stages().stream().map(stage -> Integer.toString(stage.taskCount())).collect(Collectors.joining(","));
+    }
+
+    private static FinalPlan runOnce(QuerySession session, int query, String text, boolean dynamic) {
+        session.execute("SET distributed.dynamic_task_count = " + dynamic).close();
+        try {
+            List<String> statements = DuckDbTpch.statements(text);
+            for (String statement : statements.subList(0, statements.size() - 1)) {
+                session.execute(statement).close();
+            }
+            try (QueryHandle handle = session.execute(statements.get(statements.size() - 1))) {
+                handle.collect();
+                return handle.finalPlan().join();
+            }
+        } finally {
+            if (TpchQueries.isScript(query)) {
+                session.execute("DROP VIEW IF EXISTS revenue").close();
+            }
+            session.execute("SET distributed.dynamic_task_count = false").close();
+        }
+    }
+
+    private interface Run {
+        void run();
+    }
+
+    private static double median(BenchOptions options, List<String> errors, String mode, Run run) {
+        double[] millis = new double[options.runs()];
+        try {
+            for (int i = 0; i < options.warmups(); i++) {
+                run.run();
+            }
+            for (int i = 0; i < options.runs(); i++) {
+                long start = System.nanoTime();
+                run.run();
+                millis[i] = (System.nanoTime() - start) / 1e6;
+            }
+        } catch (RuntimeException e) {
+            errors.add(mode + " failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName()));
+            return Double.NaN;
+        }
+        Arrays.sort(millis);
+        int n = millis.length;
+        return n % 2 == 1 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2;
+    }
+}
