@@ -6,6 +6,7 @@ import dev.quiver.distributed.coordinator.AdaptivePlanning;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.exact.AdaptiveEventPlanning;
 import dev.quiver.distributed.exact.EventDrivenPlanning;
 import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.plan.DistributedPlan;
@@ -103,6 +104,11 @@ final class DistributedRuntime implements AutoCloseable {
             return coordinator.newQuery(queryId, plan, context, taskSettings(settings));
         }
         AdaptivePlanning planning = AdaptivePlanning.of(planner(settings), distributed.dynamicBytesPerPartition(), distributed.sampleBytesPerPartition());
+        if (!dispatcher.isEmpty()) {
+            AdaptiveEventPlanning events = new AdaptiveEventPlanning(planning.planner(), dispatcher, queryId, workerMemoryLimits(), taskSettings(settings),
+                    planning.costModel());
+            planning = planning.withStageEvents(events, events);
+        }
         return coordinator.newAdaptiveQuery(queryId, plan.singleNodePlan(), planning, context, taskSettings(settings));
     }
 

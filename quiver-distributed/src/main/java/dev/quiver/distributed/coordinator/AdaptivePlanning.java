@@ -10,17 +10,18 @@ import dev.quiver.distributed.plan.StageHintSource;
  * What a query with adaptive task counts (DESIGN §5, {@code distributed.dynamic_task_count=true})
  * is planned with at run time: the planner that cuts and sizes its stages, the cost model,
  * {@code distributed.dynamic_bytes_per_partition} (the cost budget of one partition),
- * {@code distributed.sample_bytes_per_partition} (each producer partition's sample budget), the
- * extra hints of a stage (e.g. a session's override) and the {@link AdaptiveStageHook} where the
- * stage events of DESIGN §6 plug in.
+ * {@code distributed.sample_bytes_per_partition} (each producer partition's sample budget), and
+ * the extra hints of a stage (the hook where the stage-built events of DESIGN §6 plug in:
+ * handlers' consumer counts arrive as hints and merge by the hint rules), and the
+ * {@link AdaptiveStageEvents} that fire those events.
  */
 public record AdaptivePlanning(DistributedPlanner planner, CostModel costModel, long dynamicBytesPerPartition, long sampleBytesPerPartition,
-        StageHintSource stageHints, AdaptiveStageHook hook) {
+        StageHintSource stageHints, AdaptiveStageEvents stageEvents) {
     public AdaptivePlanning {
         requireNonNull(planner, "planner is null");
         requireNonNull(costModel, "costModel is null");
         requireNonNull(stageHints, "stageHints is null");
-        requireNonNull(hook, "hook is null");
+        requireNonNull(stageEvents, "stageEvents is null");
         if (dynamicBytesPerPartition < 1 || sampleBytesPerPartition < 1) {
             throw new IllegalArgumentException("distributed.dynamic_bytes_per_partition and distributed.sample_bytes_per_partition must be positive: "
                     + dynamicBytesPerPartition + ", " + sampleBytesPerPartition);
@@ -29,16 +30,15 @@ public record AdaptivePlanning(DistributedPlanner planner, CostModel costModel, 
 
     /** The built-in cost model and no stage-event handlers. */
     public static AdaptivePlanning of(DistributedPlanner planner, long dynamicBytesPerPartition, long sampleBytesPerPartition) {
-        return new AdaptivePlanning(planner, new CostModel(), dynamicBytesPerPartition, sampleBytesPerPartition, StageHintSource.none(),
-                AdaptiveStageHook.NONE);
+        return new AdaptivePlanning(planner, new CostModel(), dynamicBytesPerPartition, sampleBytesPerPartition, StageHintSource.none(), AdaptiveStageEvents.none());
     }
 
     public AdaptivePlanning withStageHints(StageHintSource hints) {
-        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, hook);
+        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, stageEvents);
     }
 
-    /** With the stage-event hook of DESIGN §6 (issue 6's dispatcher). */
-    public AdaptivePlanning withHook(AdaptiveStageHook stageHook) {
-        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, stageHints, stageHook);
+    /** With stage-event handlers: {@code events} sees every stage, and its consumer counts arrive as {@code hints}. */
+    public AdaptivePlanning withStageEvents(AdaptiveStageEvents events, StageHintSource hints) {
+        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, events);
     }
 }

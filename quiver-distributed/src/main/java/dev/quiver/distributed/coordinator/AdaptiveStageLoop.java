@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -70,7 +69,7 @@ final class AdaptiveStageLoop {
     private final Map<Integer, StageSampleCollector> collectors = new ConcurrentHashMap<>();
     private final Map<Integer, CompletableFuture<SampledStatistics>> sampled = new ConcurrentHashMap<>();
     private final Map<Integer, StageDecision> decisions = new ConcurrentHashMap<>();
-    private final List<Stage> stages = new CopyOnWriteArrayList<>();
+    private final List<Stage> stages = new ArrayList<>();
     private final Map<Integer, List<WorkerAddress>> placed = new LinkedHashMap<>();
 
     AdaptiveStageLoop(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
@@ -83,9 +82,8 @@ final class AdaptiveStageLoop {
     /** Runs the loop up to the head stage; returns the head stage's plan with its inputs bound, or empty when the query ended first. */
     Optional<ExecutionPlan> run() {
         DistributedPlanner planner = planning.planner();
-        List<StageFragment> fragments = new ArrayList<>(planner.cut(singleNodePlan));
-        for (int index = 0; index < fragments.size(); index++) {
-            StageFragment fragment = fragments.get(index);
+        List<StageFragment> fragments = planner.cut(singleNodePlan);
+        for (StageFragment fragment : fragments) {
             if (query.isEnding()) {
                 return Optional.empty();
             }
@@ -96,22 +94,19 @@ final class AdaptiveStageLoop {
                     return Optional.empty();
                 }
                 inputs.put(input, statistics.get());
+                planning.stageEvents().onStageSampled(sized(input), statistics.get());
             }
             query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
             StageFragment closed = withInputStatistics(fragment, inputs);
             Stage stage = size(closed);
-            if (!stage.isHead()) {
-                // DESIGN §5 step 3: the stage-built event; a rewritten producer is costed and sized again
-                StageFragment built = planning.hook().onStageBuilt(closed, stage, decisions.get(stage.stageId()).cost(), fragments);
-                if (built != closed) {
-                    fragments.set(index, built);
-                    stage = size(built);
-                }
-            }
             if (stage.isHead()) {
                 stages.add(stage);
                 query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), List.of()));
                 return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(stage.plan(), query.queryId(), 0, placed)));
+            }
+            StageFragment built = planning.stageEvents().onStageSized(closed, fragments, stage);
+            if (built != closed) {
+                stage = size(built);
             }
             dispatch(stage);
         }
@@ -153,18 +148,14 @@ final class AdaptiveStageLoop {
                 SampledStatistics statistics = estimate.get();
                 query.emit(new QueryEvent.StageSampled(query.queryId(), task.stageId(), statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
                         statistics.fractionSampled(), statistics.summary()));
-                Stage producer = stages.stream().filter(stage -> stage.stageId() == task.stageId()).findFirst().orElse(null);
-                if (producer != null) {
-                    try {
-                        planning.hook().onStageSampled(producer, statistics);
-                    } catch (RuntimeException e) {
-                        done.completeExceptionally(e);
-                        return;
-                    }
-                }
                 done.complete(statistics);
             }
         }
+    }
+
+    private Stage sized(int stageId) {
+        return stages.stream().filter(stage -> stage.stageId() == stageId).findFirst()
+                .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was sized"));
     }
 
     private Optional<SampledStatistics> awaitSample(int stageId) {
@@ -197,7 +188,6 @@ final class AdaptiveStageLoop {
         hints.add(costHint);
         hints.addAll(leafRequirements(fragment.plan()));
         hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
-        hints.addAll(planning.hook().hints(fragment, List.copyOf(stages)));
         Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
         decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
         query.emit(new QueryEvent.StageSized(query.queryId(), stage.stageId(), stage.taskCount(), stage.partitionsPerTask(), stage.taskCountHint()));

@@ -84,6 +84,11 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         if (aggregate.isEmpty()) {
             return StageSampledEventResponse.unchanged();
         }
+        if (event.sampled().lowerBound()) {
+            // A sample that could not extrapolate (a partition still blocked) counts only what it saw:
+            // sizing from it would undercount the groups, so the stage-built decision stands.
+            return StageSampledEventResponse.unchanged();
+        }
         long rows = Math.max(1, event.sampled().rows());
         boolean sketched = event.sampled().distinctKeys() >= 0;
         long groups = sketched ? Math.max(1, event.sampled().distinctKeys()) : rows;
