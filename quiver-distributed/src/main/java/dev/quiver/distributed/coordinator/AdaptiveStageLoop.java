@@ -115,7 +115,15 @@ final class AdaptiveStageLoop {
 
     /** The plan as it ran so far: every stage sized, producers first, the head stage last. */
     DistributedPlan finalPlan() {
-        return new DistributedPlan(singleNodePlan, List.copyOf(stages));
+        List<Stage> sofar = new ArrayList<>(stages);
+        if (sofar.isEmpty() || !sofar.get(sofar.size() - 1).isHead()) {
+            // the query ended (a failure, a cancel, a handler's error) before its head stage was sized:
+            // the unsized rest stands in as the head, so the final plan still shows what ran
+            int next = sofar.stream().mapToInt(Stage::stageId).max().orElse(-1) + 1;
+            sofar.add(new Stage(next, List.of(singleNodePlan), singleNodePlan.outputPartitioning().partitionCount(),
+                    TaskCountHint.exact(1, "the query ended before AQE sized its head stage"), Optional.empty(), List.of()));
+        }
+        return new DistributedPlan(singleNodePlan, sofar);
     }
 
     /** What AQE decided per stage, with the sampled output of the stages that were sampled. */

@@ -1,5 +1,7 @@
 package dev.quiver.distributed.exact;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.PlanningMode;
@@ -16,6 +18,7 @@ import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.OptionalLong;
 
 /**
@@ -44,6 +47,7 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
     static final long DEFAULT_SAMPLE_BYTES_PER_PARTITION = 1L << 20;
 
     private final double safetyFactor;
+    private final Consumer<AggregateSizing> decisions;
 
     /** With {@link #DEFAULT_SAFETY_FACTOR}; the constructor {@code --stage-handler} uses. */
     public AggregateMemorySizingHandler() {
@@ -51,10 +55,19 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
     }
 
     public AggregateMemorySizingHandler(double safetyFactor) {
+        this(safetyFactor, sizing -> { });
+    }
+
+    /**
+     * @param decisions told every sizing the handler answers an event with (the demo prints them);
+     *     called on the coordinator's planning thread, so it must be thread-safe
+     */
+    public AggregateMemorySizingHandler(double safetyFactor, Consumer<AggregateSizing> decisions) {
         if (!(safetyFactor >= 1)) {
             throw new IllegalArgumentException("the safety factor must be at least 1: " + safetyFactor);
         }
         this.safetyFactor = safetyFactor;
+        this.decisions = requireNonNull(decisions, "decisions is null");
     }
 
     @Override
@@ -64,39 +77,59 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
 
     @Override
     public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+        return sizing(event).map(this::told).map(sizing -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks()))
+                .orElseGet(DynamicStageBuiltEventResponse::unchanged);
+    }
+
+    private AggregateSizing told(AggregateSizing sizing) {
+        decisions.accept(sizing);
+        return sizing;
+    }
+
+    /**
+     * What {@link #onStageBuilt} decides: the sizing of the boundary's GROUP BY from estimated
+     * statistics, empty when its consumer holds no grouped FINAL aggregate reading it.
+     *
+     * @throws QuiverException {@code EXCEEDED_MEMORY_LIMIT} when no task count within the limit fits
+     */
+    public Optional<AggregateSizing> sizing(DynamicStageBuiltEvent event) {
         Optional<HashAggregateExec> aggregate = finalAggregate(event.boundary());
         if (aggregate.isEmpty()) {
-            return DynamicStageBuiltEventResponse.unchanged();
+            return Optional.empty();
         }
         long rows = Math.max(1, event.producerCost().outputRows());
         OptionalLong catalog = GroupCardinality.distinctTuples(event.producerPlan(), event.boundary().keys(), rows);
         long groups = catalog.orElse(rows);
         String source = catalog.isPresent() ? "catalog distinct counts" : "at most the producer's ~" + rows + " output rows";
         double rowBytes = event.producerCost().outputRows() > 0 ? (double) event.producerCost().outputBytes() / event.producerCost().outputRows() : 64;
-        AggregateSizing sizing = size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes);
-        return DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks());
+        return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes));
     }
 
     @Override
     public StageSampledEventResponse onStageSampled(StageSampledEvent event) {
+        return sizing(event).map(this::told).map(sizing -> StageSampledEventResponse.exactConsumerTasks(sizing.consumerTasks()))
+                .orElseGet(StageSampledEventResponse::unchanged);
+    }
+
+    /**
+     * What {@link #onStageSampled} decides: the sizing from the sampled statistics, empty when the
+     * boundary has no grouped FINAL aggregate above it or the sample is only a lower bound.
+     */
+    public Optional<AggregateSizing> sizing(StageSampledEvent event) {
         Optional<HashAggregateExec> aggregate = finalAggregate(event.boundary());
-        if (aggregate.isEmpty()) {
-            return StageSampledEventResponse.unchanged();
-        }
-        if (event.sampled().lowerBound()) {
-            // A sample that could not extrapolate (a partition still blocked) counts only what it saw:
-            // sizing from it would undercount the groups, so the stage-built decision stands.
-            return StageSampledEventResponse.unchanged();
+        if (aggregate.isEmpty() || event.sampled().lowerBound()) {
+            // A lower-bound sample (a partition still blocked) counts only what it saw: sizing from
+            // it would undercount the groups, so the stage-built decision stands.
+            return Optional.empty();
         }
         long rows = Math.max(1, event.sampled().rows());
         boolean sketched = event.sampled().distinctKeys() >= 0;
         long groups = sketched ? Math.max(1, event.sampled().distinctKeys()) : rows;
         String source = sketched ? "key sketch of the sampled producer" : "at most the producer's ~" + rows + " sampled rows";
         double rowBytes = event.sampled().rows() > 0 ? (double) event.sampled().bytes() / event.sampled().rows() : 64;
-        AggregateSizing sizing = size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes);
-        return StageSampledEventResponse.exactConsumerTasks(sizing.consumerTasks());
+        return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes));
     }
 
     /**

@@ -1,0 +1,251 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.LocalCluster;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.event.DynamicStageBuiltEvent;
+import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.task.TaskState;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QuerySession;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Exact consumer task counts through a {@link QuerySession} with stage-event handlers, on one
+ * 4-worker local cluster over TPC-H SF 0.01, in static and in adaptive mode
+ * ({@code distributed.dynamic_task_count}): one test or more per semantics bullet of issue 6.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExactConsumerSessionTest {
+    private static final int WORKERS = 4;
+    private static final String GROUP_BY = "SELECT l_suppkey, count(*) AS n, sum(l_quantity) AS q FROM lineitem GROUP BY l_suppkey";
+
+    private final ScriptedHandler first = new ScriptedHandler("first");
+    private final ScriptedHandler second = new ScriptedHandler("second");
+    private final List<QueryEvent> heard = new CopyOnWriteArrayList<>();
+    private TpchCatalog catalog;
+    private QuerySession session;
+    private QuerySession singleNode;
+    private LocalCluster cluster;
+
+    @BeforeAll
+    void start() {
+        catalog = TpchCatalog.cached(0.01, 256L << 20);
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(WORKERS).stageEventHandler(first).stageEventHandler(second)
+                .queryEventListener(heard::add).build();
+        singleNode = QuerySession.builder().catalog(catalog).targetPartitions(2).build();
+        cluster = session.localCluster().orElseThrow();
+    }
+
+    @AfterAll
+    void stop() {
+        try (TpchCatalog closedLast = catalog; QuerySession closedSecond = singleNode; QuerySession closedFirst = session) {
+            assertNothingLeftOnWorkers();
+        }
+    }
+
+    private void reset(boolean adaptive) {
+        first.respond(event -> DynamicStageBuiltEventResponse.unchanged());
+        second.respond(event -> DynamicStageBuiltEventResponse.unchanged());
+        session.execute("SET distributed.dynamic_task_count = " + adaptive).close();
+        session.execute("SET distributed.broadcast_joins = true").close();
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void anExactCountBeatsTheAdvisoryOneAndTheConsumerRunsExactlyNTasks(boolean adaptive) {
+        reset(adaptive);
+        DistributedRun advisory = DistributedRun.query(session, GROUP_BY);
+        // what the advisory count (static scan hint, or AQE from the cost / sample) gives this small input
+        assertThat(aggregateStage(advisory.finalPlan()).taskCount()).isEqualTo(1);
+
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
+        DistributedRun exact = DistributedRun.query(session, GROUP_BY);
+        Stage consumer = aggregateStage(exact.finalPlan());
+        assertThat(consumer.taskCount()).isEqualTo(3);
+        assertThat(consumer.taskCountHint()).isInstanceOf(TaskCountHint.Exact.class);
+        assertThat(consumer.taskCountHint().origin()).startsWith("handler first (stage ");
+        assertThat(exact.finalPlan().reportsOf(consumer.stageId())).hasSize(3).allSatisfy(r -> assertThat(r.state()).isEqualTo(TaskState.FINISHED));
+        DistributedRun.assertSucceeded(exact.finalPlan());
+        assertThat(sorted(exact.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertNothingLeftOnWorkers();
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void hashPartitionsAndConsumerRangesAgreeOnTheWorkers(boolean adaptive) {
+        reset(adaptive);
+        // statically with its own P_c (the head is Hash(keys, 2 × 3)); adaptive mode takes the consumer's P
+        first.respond(shuffles(event -> adaptive ? DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)
+                : DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
+        DistributedRun run = DistributedRun.query(session, GROUP_BY);
+        FinalPlan done = run.finalPlan();
+        DistributedRun.assertSucceeded(done);
+        Stage consumer = aggregateStage(done);
+        assertThat(consumer.taskCount()).isEqualTo(3);
+        Stage producer = done.plan().stage(consumer.inputStageIds().get(0));
+        assertThat(producer.output().orElseThrow().kind()).isEqualTo(BoundaryKind.SHUFFLE);
+        assertThat(producer.output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(consumer.partitionsPerTask());
+        if (!adaptive) {
+            assertThat(consumer.partitionsPerTask()).isEqualTo(2);
+        }
+        // every producer row reached exactly one consumer task (the workers checked each ticket's range against the bound head)
+        long produced = done.reportsOf(producer.stageId()).stream().mapToLong(r -> r.metrics().get(0).outputRows()).sum();
+        long received = 0;
+        for (TaskReport report : done.reportsOf(consumer.stageId())) {
+            long rows = report.metrics().stream().filter(node -> node.name().equals("StageInputExec")).mapToLong(OperatorMetricsSnapshot::outputRows).sum();
+            assertThat(rows).as("rows of consumer task %s", report.taskId()).isPositive();
+            received += rows;
+        }
+        assertThat(received).isEqualTo(produced).isPositive();
+        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void twoHandlersWithDifferentExactsFailNamingBoth(boolean adaptive) {
+        reset(adaptive);
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)));
+        second.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
+        assertConflict(GROUP_BY, "handler first", "handler second");
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void twoInputsOfAJoinWithDifferentExactsFailNamingBoth(boolean adaptive) {
+        reset(adaptive);
+        session.execute("SET distributed.broadcast_joins = false").close();
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(event.boundary().producerStageId() + 2)));
+        assertConflict("SELECT count(*) FROM orders JOIN lineitem ON o_orderkey = l_orderkey", "handler first (stage 0 → stage 2)",
+                "handler first (stage 1 → stage 2)");
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void anExactAgainstAOneTaskConsumerFailsNamingBoth(boolean adaptive) {
+        reset(adaptive);
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
+        assertConflict("SELECT a.l_suppkey, n.n_name FROM (" + GROUP_BY + ") a FULL JOIN nation n ON a.n > n.n_nationkey * 100",
+                "handler first", "NestedLoopJoinExec(FULL)");
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void anExactAboveTheLimitFailsBeforeDispatchAndExactlyAtTheLimitRuns(boolean adaptive) {
+        reset(adaptive);
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS + 1)));
+        heard.clear();
+        assertThatThrownBy(() -> DistributedRun.query(session, GROUP_BY))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
+                .hasMessageContaining("handler first").hasMessageContaining("exactly " + (WORKERS + 1))
+                .hasMessageContaining("distributed.max_tasks_per_stage");
+        // the producer is the first stage of this query: nothing of it reached a worker
+        assertThat(heard).noneMatch(event -> event instanceof QueryEvent.StageDispatched || event instanceof QueryEvent.TaskStateChanged);
+        assertNothingLeftOnWorkers();
+
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS)));
+        DistributedRun atLimit = DistributedRun.query(session, GROUP_BY);
+        assertThat(aggregateStage(atLimit.finalPlan()).taskCount()).isEqualTo(WORKERS);
+        assertThat(sorted(atLimit.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void aLimitOverAnExactConsumerLeavesEveryTaskTerminal(boolean adaptive) {
+        reset(adaptive);
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS)));
+        String sql = "SELECT o_custkey, count(*) AS n FROM orders GROUP BY o_custkey LIMIT 5";
+        Map<TaskState, Integer> consumerStates = new EnumMap<>(TaskState.class);
+        long timeoutsBefore = session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts();
+        for (int run = 0; run < 50; run++) {
+            DistributedRun result = DistributedRun.query(session, sql);
+            assertThat(result.result().rows()).hasSize(5);
+            DistributedRun.assertSucceeded(result.finalPlan());
+            Stage consumer = aggregateStage(result.finalPlan());
+            assertThat(result.finalPlan().reportsOf(consumer.stageId())).as("run %d", run).hasSize(WORKERS);
+            result.finalPlan().reportsOf(consumer.stageId()).forEach(r -> consumerStates.merge(r.state(), 1, Integer::sum));
+        }
+        assertThat(consumerStates.getOrDefault(TaskState.SKIPPED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0))
+                .as("consumer task states over 50 runs: %s", consumerStates).isPositive();
+        String analyzed = (String) session.executeScript("EXPLAIN ANALYZE " + sql).rows().get(0).get(0);
+        assertThat(analyzed).containsAnyOf("SKIPPED", "CANCELLED").contains("Exact(" + WORKERS + ") from handler first");
+        assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isEqualTo(timeoutsBefore).isZero();
+        assertNothingLeftOnWorkers();
+    }
+
+    private void assertConflict(String sql, String origin, String otherOrigin) {
+        assertThatThrownBy(() -> DistributedRun.query(session, sql))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
+                .hasMessageContaining(origin).hasMessageContaining(otherOrigin);
+        assertNothingLeftOnWorkers();
+    }
+
+    private void assertNothingLeftOnWorkers() {
+        assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).as("task state left on the workers").isZero();
+        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(10))).as("memory reserved on the workers").isZero();
+    }
+
+    /** The stage holding the grouped FINAL aggregate: the consumer of the GROUP BY's shuffle. */
+    private static Stage aggregateStage(FinalPlan done) {
+        return done.plan().stages().stream().filter(stage -> !stage.isHead() && stage.inputStageIds().size() == 1
+                && done.plan().stage(stage.inputStageIds().get(0)).output().orElseThrow().kind() == BoundaryKind.SHUFFLE).findFirst().orElseThrow();
+    }
+
+    private static Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> shuffles(
+            Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> response) {
+        return event -> event.boundary().kind() == BoundaryKind.SHUFFLE ? response.apply(event) : DynamicStageBuiltEventResponse.unchanged();
+    }
+
+    private static List<List<Object>> sorted(List<List<Object>> rows) {
+        List<List<Object>> copy = new ArrayList<>(rows);
+        copy.sort(Comparator.comparing(Object::toString));
+        return copy;
+    }
+
+    /** A handler whose response each test sets. */
+    private static final class ScriptedHandler implements StageEventHandler {
+        private final String name;
+        private volatile Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> response = event -> DynamicStageBuiltEventResponse.unchanged();
+
+        ScriptedHandler(String name) {
+            this.name = name;
+        }
+
+        void respond(Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> response) {
+            this.response = response;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+            return response.apply(event);
+        }
+    }
+}
