@@ -116,7 +116,7 @@ public final class TpchBenchmark {
                 .memoryLimit(options.memoryLimit()).build();
                 ClusterRuns cluster = options.cluster().map(c -> ClusterRuns.open(options, c, catalog)).orElse(null)) {
             if (cluster != null) {
-                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %12s %8s %12s %10s  %s%n", "q", "quiver ms", "workers ms", "w/single", "exchanged",
+                out.printf(Locale.ROOT, "%-4s %12s %12s %8s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "workers ms", "w/single", "exchanged",
                         "duckdb ms", "ratio", "rows", "check");
             } else {
                 out.printf(Locale.ROOT, "%-4s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "duckdb ms", "ratio", "rows", "check");
@@ -125,7 +125,7 @@ public final class TpchBenchmark {
             for (int query : options.queries()) {
                 QueryTiming timing = measure(query, options, session, cluster, duckdb);
                 timings.add(timing);
-                printTiming(out, timing, cluster != null);
+                printTiming(out, timing, cluster != null, duckdb != null);
             }
             Optional<ScanTest.Result> scan = options.scanTest()
                     ? Optional.of(ScanTest.run(options, catalog, session, duckdb, out)) : Optional.empty();
@@ -202,17 +202,17 @@ public final class TpchBenchmark {
         return rows;
     }
 
-    private static void printTiming(PrintStream out, QueryTiming timing, boolean withCluster) {
+    private static void printTiming(PrintStream out, QueryTiming timing, boolean withCluster, boolean withDuckDb) {
         String rows = timing.quiverRows() >= 0 ? Long.toString(timing.quiverRows()) : "-";
         String check = timing.error().isEmpty() ? "ok" : timing.error();
+        String duckdb = withDuckDb ? millis(timing.duckdbMillis()) : "-";
         if (withCluster) {
-            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %12s %8s %12s %10s  %s%n", timing.query(), millis(timing.quiverMillis()),
+            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()),
                     millis(timing.clusterMillis()), ratio(timing.clusterRatio()),
-                    timing.exchangedBytes() >= 0 ? ByteSize.formatBytes(timing.exchangedBytes()) : "-", millis(timing.duckdbMillis()),
-                    ratio(timing.ratio()), rows, check);
+                    timing.exchangedBytes() >= 0 ? ByteSize.formatBytes(timing.exchangedBytes()) : "-", duckdb, ratio(timing.ratio()), rows, check);
         } else {
-            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()), millis(timing.duckdbMillis()),
-                    ratio(timing.ratio()), rows, check);
+            out.printf(Locale.ROOT, "q%-3d %12s %12s %8s %10s  %s%n", timing.query(), millis(timing.quiverMillis()), duckdb, ratio(timing.ratio()),
+                    rows, check);
         }
         out.flush();
     }
