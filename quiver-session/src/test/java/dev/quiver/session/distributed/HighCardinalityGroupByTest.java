@@ -1,0 +1,118 @@
+package dev.quiver.session.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
+import dev.quiver.distributed.exact.AggregateSizing;
+import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QuerySession;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The high-cardinality GROUP BY of issue 6 at a CI-sized scale: ~600,000 groups of TPC-H SF 0.1
+ * lineitem keys on 8 local workers of 32 MiB each. The advisory task count (1: the static scan hint,
+ * or AQE from the cost) puts every group in one task, which exceeds its worker's memory; the
+ * {@link AggregateMemorySizingHandler} requires enough consumer tasks and the query completes, with
+ * the single-node result; its per-task estimate is within 2× of the measured peak.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HighCardinalityGroupByTest {
+    private static final int WORKERS = 8;
+    private static final long WORKER_LIMIT = 32L << 20;
+    static final String QUERY = "SELECT count(*), sum(c), sum(q), sum(s), sum(l_orderkey + l_partkey) FROM (SELECT l_orderkey, l_partkey, count(*) AS c,"
+            + " sum(l_quantity) AS q, max(l_suppkey) AS s FROM lineitem GROUP BY l_orderkey, l_partkey)";
+
+    private final List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
+    private TpchCatalog catalog;
+    private List<List<Object>> expected;
+
+    @BeforeAll
+    void start() {
+        catalog = TpchCatalog.cached(0.1, 1L << 30);
+        try (QuerySession singleNode = QuerySession.builder().catalog(catalog).targetPartitions(2).build()) {
+            expected = singleNode.executeScript(QUERY).rows();
+        }
+        assertThat(((Number) expected.get(0).get(0)).longValue()).isGreaterThan(500_000);
+    }
+
+    @AfterAll
+    void stop() {
+        catalog.close();
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void advisoryRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes(boolean adaptive) {
+        try (QuerySession advisory = session(adaptive, false)) {
+            assertThatThrownBy(() -> DistributedRun.query(advisory, QUERY))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
+                    .hasMessageContaining("Resources exhausted");
+            assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
+        }
+        sizings.clear();
+        try (QuerySession exact = session(adaptive, true)) {
+            DistributedRun run = DistributedRun.query(exact, QUERY);
+            assertThat(run.result().rows()).isEqualTo(expected);
+            DistributedRun.assertSucceeded(run.finalPlan());
+            Stage consumer = aggregateStage(run.finalPlan());
+            assertThat(consumer.taskCountHint()).isInstanceOf(TaskCountHint.Exact.class);
+            assertThat(consumer.taskCountHint().origin()).startsWith("handler AggregateMemorySizingHandler");
+            AggregateSizing sizing = sizings.get(sizings.size() - 1);
+            assertThat(consumer.taskCount()).isEqualTo(sizing.consumerTasks()).isGreaterThan(1).isLessThanOrEqualTo(WORKERS);
+            // the estimate of one consumer task's aggregate state against the FINAL aggregates' measured peaks
+            for (TaskReport report : run.finalPlan().reportsOf(consumer.stageId())) {
+                long measured = report.metrics().stream().filter(node -> node.name().equals("HashAggregateExec"))
+                        .mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).max().orElseThrow();
+                assertThat(measured).as("measured peak of %s vs the estimate %s", report.taskId(), sizing.summary())
+                        .isBetween(sizing.taskBytes() / 2, sizing.taskBytes() * 2);
+            }
+        }
+    }
+
+    @Test
+    void twoWorkerMemoryLimitsGiveTwoConsumerCounts() {
+        sizings.clear();
+        try (QuerySession small = session(false, true, WORKER_LIMIT); QuerySession large = session(false, true, 4 * WORKER_LIMIT)) {
+            small.executeScript("EXPLAIN " + QUERY);
+            int smallTasks = sizings.get(sizings.size() - 1).consumerTasks();
+            large.executeScript("EXPLAIN " + QUERY);
+            int largeTasks = sizings.get(sizings.size() - 1).consumerTasks();
+            assertThat(smallTasks).isGreaterThan(largeTasks);
+            assertThat((String) large.executeScript("EXPLAIN " + QUERY).rows().get(0).get(0))
+                    .contains("Exact(" + largeTasks + ") from handler AggregateMemorySizingHandler");
+        }
+    }
+
+    private QuerySession session(boolean adaptive, boolean handler) {
+        return session(adaptive, handler, WORKER_LIMIT);
+    }
+
+    private QuerySession session(boolean adaptive, boolean handler, long workerLimit) {
+        QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(WORKERS, workerLimit)
+                .withDynamicTaskCount(adaptive);
+        if (handler) {
+            builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
+        }
+        return builder.build();
+    }
+
+    private static Stage aggregateStage(FinalPlan done) {
+        return done.plan().stages().stream().filter(stage -> stage.taskCountHint().origin().startsWith("handler ")).findFirst().orElseThrow();
+    }
+}
