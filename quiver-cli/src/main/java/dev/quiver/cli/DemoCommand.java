@@ -90,6 +90,7 @@ final class DemoCommand implements Callable<Integer> {
             TourQuery repeated = DistributedTour.query(TOUR);
             summary.add(DistributedTour.run(catalog, engine.memoryLimit(), repeated, results.get(repeated), out));
         }
+        summary.add(ExactConsumerTour.run(scaleFactor, engine.memoryLimit(), out));
         Duration total = Duration.ofNanos(System.nanoTime() - tourStart);
         out.println("Summary (the first query also pays for JVM warm-up and data generation):");
         summary.forEach(line -> out.println("  " + line));

@@ -1,0 +1,135 @@
+package dev.quiver.cli;
+
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
+import dev.quiver.distributed.exact.AggregateSizing;
+import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QueryResult;
+import dev.quiver.session.QuerySession;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The demo's last chapter (issue 6, DESIGN §6): a high-cardinality GROUP BY over TPC-H lineitem
+ * keys on local workers with a per-worker memory limit, adaptive (AQE) at the default
+ * {@code distributed.dynamic_bytes_per_partition}. AQE's advisory task count puts too many groups
+ * in a task and the query fails with EXCEEDED_MEMORY_LIMIT; with the
+ * {@link AggregateMemorySizingHandler} registered, the consumer gets an exact task count from the
+ * workers' memory and the query completes with the single-node result.
+ */
+final class ExactConsumerTour {
+    static final int WORKERS = 8;
+    /** The chapter runs at this multiple of the demo's scale factor: SF 0.3 (1.8 million groups) for the demo's default 0.1. */
+    static final int SCALE = 3;
+    /**
+     * The per-worker memory limit at the chapter's SF 0.3, scaled with the scale factor (at least
+     * {@link #MIN_WORKER_MEMORY}); the launcher ({@code ./quiver}) sizes the JVM for it.
+     */
+    static final long WORKER_MEMORY_AT_SF_03 = 64L << 20;
+    static final long MIN_WORKER_MEMORY = 16L << 20;
+    private static final int PARTITIONS = 2;
+    private static final long CACHE_BYTES = 512L << 20;
+    static final String QUERY = "SELECT count(*) AS groups, sum(c) AS line_items, sum(q) AS quantity, sum(s) AS suppkeys,"
+            + " sum(l_orderkey + l_partkey) AS key_sum FROM (SELECT l_orderkey, l_partkey, count(*) AS c, sum(l_quantity) AS q,"
+            + " max(l_suppkey) AS s FROM lineitem GROUP BY l_orderkey, l_partkey)";
+
+    /** What one distributed run did. */
+    record Outcome(Optional<QueryResult> result, Optional<QuiverException> error, double seconds, int aggregateTasks, long peakWorkerBytes,
+            Optional<AggregateSizing> sizing) {}
+
+    private ExactConsumerTour() {}
+
+    static long workerMemory(double chapterScaleFactor) {
+        long scaled = (long) (WORKER_MEMORY_AT_SF_03 * chapterScaleFactor / 0.3);
+        return Math.max(MIN_WORKER_MEMORY, scaled >> 20 << 20);
+    }
+
+    /** Runs the chapter at {@code SCALE ×} the demo's scale factor; returns the summary line. */
+    static String run(double demoScaleFactor, long memoryLimit, PrintWriter out) {
+        double scaleFactor = BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue();
+        long workerMemory = workerMemory(scaleFactor);
+        out.printf(Locale.ROOT, "== Exact consumer tasks: a high-cardinality GROUP BY on %d workers of %s each (TPC-H SF %s lineitem)%n",
+                WORKERS, ByteSize.formatBytes(workerMemory), DemoCommand.formatScaleFactor(scaleFactor));
+        out.println("   " + QUERY);
+        out.println("   adaptive task counts (distributed.dynamic_task_count=true) at the default distributed.dynamic_bytes_per_partition");
+        out.flush();
+        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
+            long start = System.nanoTime();
+            QueryResult singleNode;
+            try (QuerySession session = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS).build()) {
+                singleNode = session.executeScript(QUERY);
+            }
+            double singleSeconds = (System.nanoTime() - start) / 1e9;
+            out.printf(Locale.ROOT, "single node:  %s groups in %.3f s (with data generation)%n", singleNode.rows().get(0).get(0), singleSeconds);
+
+            Outcome advisory = runDistributed(catalog, memoryLimit, workerMemory, false);
+            out.printf(Locale.ROOT, "advisory AQE: %d task%s for the GROUP BY (fewer than the %d workers): %s after %.3f s; peak %s on a worker%n",
+                    advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s", WORKERS,
+                    advisory.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), advisory.seconds(),
+                    ByteSize.formatBytes(advisory.peakWorkerBytes()));
+
+            Outcome exact = runDistributed(catalog, memoryLimit, workerMemory, true);
+            AggregateSizing sizing = exact.sizing().orElseThrow(() -> new IllegalStateException("the handler sized no GROUP BY"));
+            out.printf(Locale.ROOT, "exact (--stage-handler %s): n=%d tasks for the GROUP BY%n", AggregateMemorySizingHandler.class.getName(),
+                    exact.aggregateTasks());
+            out.println("   the handler: " + sizing.summary());
+            boolean equal = exact.result().isPresent() && exact.result().get().rows().equals(singleNode.rows());
+            out.printf(Locale.ROOT, "   %s after %.3f s; memory per worker: estimated %s, measured peak %s; result %s the single-node result%n",
+                    exact.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), exact.seconds(),
+                    ByteSize.formatBytes(sizing.workerBytes()), ByteSize.formatBytes(exact.peakWorkerBytes()), equal ? "equal to" : "DIFFERENT FROM");
+            out.println();
+            out.flush();
+            if (!equal) {
+                throw new IllegalStateException("the exact-consumer GROUP BY did not give the single-node result", exact.error().orElse(null));
+            }
+            return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  GROUP BY of %s groups on %d workers: advisory %d task%s %s, exact n=%d", "Agg",
+                    exact.seconds(), 1, "row", singleNode.rows().get(0).get(0), WORKERS, advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s",
+                    advisory.error().isPresent() ? "failed (" + advisory.error().get().errorCode() + ")" : "completed", exact.aggregateTasks());
+        }
+    }
+
+    /** One run of the query on a fresh local cluster (so that the workers' pool peaks are this query's). */
+    static Outcome runDistributed(TpchCatalog catalog, long memoryLimit, long workerMemory, boolean exact) {
+        List<QueryEvent> heard = new CopyOnWriteArrayList<>();
+        List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
+        QuerySession.Builder builder = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS)
+                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(true).queryEventListener(heard::add);
+        if (exact) {
+            builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
+        }
+        try (QuerySession session = builder.build()) {
+            long start = System.nanoTime();
+            Optional<QueryResult> result = Optional.empty();
+            Optional<QuiverException> error = Optional.empty();
+            try {
+                result = Optional.of(session.executeScript(QUERY));
+            } catch (QuiverException e) {
+                if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
+                    throw e;
+                }
+                error = Optional.of(e);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long peak = session.localCluster().orElseThrow().workers().stream().map(WorkerServer::memoryPool).mapToLong(pool -> pool.peak()).max()
+                    .orElse(0);
+            return new Outcome(result, error, seconds, aggregateTasks(heard), peak, sizings.isEmpty() ? Optional.empty()
+                    : Optional.of(sizings.get(sizings.size() - 1)));
+        }
+    }
+
+    /** The task count AQE sized the GROUP BY's stage with: the first stage that reads another one, not the head. */
+    private static int aggregateTasks(List<QueryEvent> heard) {
+        int stage = heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
+                .mapToInt(event -> ((QueryEvent.StageClosed) event).stageId()).findFirst().orElse(-1);
+        return heard.stream().filter(event -> event instanceof QueryEvent.StageSized sized && sized.stageId() == stage)
+                .mapToInt(event -> ((QueryEvent.StageSized) event).taskCount()).reduce((a, b) -> b).orElse(0);
+    }
+}
