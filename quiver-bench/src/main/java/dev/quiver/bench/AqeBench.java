@@ -3,7 +3,12 @@ package dev.quiver.bench;
 import dev.quiver.distributed.aqe.EstimationAccuracy;
 import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.session.QueryHandle;
@@ -21,8 +26,9 @@ import java.util.stream.Collectors;
  * ({@code distributed.dynamic_task_count=true}) on the same cluster: per query the median time of
  * each mode, their ratio and the task counts each chose per stage; with {@code accuracy}, the
  * estimation accuracy of AQE's sampled statistics over every sampled stage
- * ({@link EstimationAccuracy}: q-error of rows and bytes, median fraction sampled). Actual distinct
- * keys are not in task reports, so the distinct-key series is left out.
+ * ({@link EstimationAccuracy}: q-error of rows, bytes and distinct keys, median fraction sampled).
+ * Actual distinct keys are not in task reports; they are taken where the plan shows them (the
+ * consumer's FINAL aggregate on the shuffle keys), so the distinct-key series covers those stages.
  */
 public final class AqeBench {
     /** One query: the medians in ms (NaN when it failed), the task counts per stage in each mode, and an error if any. */
@@ -72,11 +78,64 @@ public final class AqeBench {
         if (estimates != null && last[1] != null) {
             for (Map.Entry<Integer, StageDecision> entry : last[1].decisions().entrySet()) {
                 Stage stage = last[1].plan().stage(entry.getKey());
-                entry.getValue().sampled().ifPresent(sampled -> estimates.add("q" + query, sampled,
-                        EstimationAccuracy.actualOutput(stage, last[1].reportsOf(stage.stageId()))));
+                entry.getValue().sampled().ifPresent(sampled -> {
+                    EstimationAccuracy.StageActual actual = EstimationAccuracy.actualOutput(stage, last[1].reportsOf(stage.stageId()));
+                    estimates.add("q" + query, sampled, new EstimationAccuracy.StageActual(actual.rows(), actual.bytes(), actualKeys(last[1], stage)));
+                });
             }
         }
         return new Comparison(query, staticMillis, dynamicMillis, tasks(last[0]), tasks(last[1]), String.join("; ", errors));
+    }
+
+    /**
+     * The distinct hash keys a shuffle stage really output, where the plan shows them: when the
+     * consumer groups its input from this stage by exactly the shuffle keys (a FINAL aggregate right
+     * above the stage input), its output rows summed over its tasks are the distinct keys; else -1.
+     */
+    private static long actualKeys(FinalPlan plan, Stage producer) {
+        if (producer.output().isEmpty() || producer.output().get().keys().isEmpty()) {
+            return -1;
+        }
+        Stage consumer = plan.plan().stage(producer.output().get().consumerStageId());
+        int[] index = {0};
+        int parent = finalAggregateAbove(consumer.plan(), producer.stageId(), producer.output().get().keys().size(), index);
+        if (parent < 0) {
+            return -1;
+        }
+        int nodes = count(consumer.plan());
+        if (consumer.isHead()) {
+            // the head runs on the coordinator; its metrics are in pre-order when its plan kept its shape
+            return plan.headMetrics().size() == nodes ? plan.headMetrics().get(parent).outputRows() : -1;
+        }
+        long keys = 0;
+        for (TaskReport report : plan.reportsOf(consumer.stageId())) {
+            int offset = report.metrics().size() - nodes;
+            if (offset < 0) {
+                return -1;
+            }
+            keys += report.metrics().get(offset + parent).outputRows();
+        }
+        return keys;
+    }
+
+    /** The pre-order index of a FINAL aggregate with {@code keys} group keys directly above the input from stage {@code producer}; -1 if none. */
+    private static int finalAggregateAbove(ExecutionPlan node, int producer, int keys, int[] index) {
+        int mine = index[0]++;
+        for (ExecutionPlan child : node.children()) {
+            if (child instanceof StageInputExec input && input.producerStageId() == producer) {
+                return node instanceof HashAggregateExec aggregate && aggregate.mode() == AggregateMode.FINAL && aggregate.groupExprs().size() == keys
+                        ? mine : -1;
+            }
+            int found = finalAggregateAbove(child, producer, keys, index);
+            if (found != -2) {
+                return found;
+            }
+        }
+        return -2;
+    }
+
+    private static int count(ExecutionPlan plan) {
+        return 1 + plan.children().stream().mapToInt(AqeBench::count).sum();
     }
 
     /** The task count of each stage, producers first, e.g. {@code 4,4,2,1}. */
