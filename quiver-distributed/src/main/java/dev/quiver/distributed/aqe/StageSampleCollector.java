@@ -33,6 +33,8 @@ public final class StageSampleCollector {
     public static final double STOP_FRACTION = 0.2;
     /** A sample with at most this many distinct keys per row has seen most of its key domain. */
     static final double REPEATING = 0.1;
+    /** Sampled partitions whose merged keys are at most this many times the largest one's share their keys. */
+    static final double REPEATED_ACROSS_PARTITIONS = 1.1;
 
     private final int stageId;
     private final Schema schema;
@@ -134,6 +136,12 @@ public final class StageSampleCollector {
             return -1;
         }
         long distinct = Math.min(sampledRows, Math.round(KeySketch.merge(keyed.stream().map(s -> KeySketch.decode(s.keySketch())).toList()).estimate()));
+        long largest = keyed.stream().mapToLong(PartitionSample::keyDistinct).max().orElse(0);
+        if (keyed.size() >= 2 && distinct <= REPEATED_ACROSS_PARTITIONS * largest) {
+            // the partitions hold the same keys (e.g. each a partial aggregate over the same groups):
+            // the unsampled partitions most likely repeat them too, so the keys do not grow with the rows
+            return distinct;
+        }
         long halfRows = keyed.stream().mapToLong(PartitionSample::firstHalfRows).sum();
         long halfDistinct = Math.min(halfRows,
                 Math.round(KeySketch.merge(keyed.stream().map(s -> KeySketch.decode(s.firstHalfKeySketch())).toList()).estimate()));

@@ -16,6 +16,7 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
@@ -148,6 +149,27 @@ class StageSampleCollectorTest {
         assertThat(StageSampleCollector.extrapolateKeys(10, 40_000, 10, 20_000, 40_000)).isEqualTo(10);
     }
 
+    /**
+     * Every partition of a partial aggregate holds the same few groups (TPC-H q1's keys): stopping
+     * at 20% of the partitions, the keys are those groups, not scaled with the unsampled partitions.
+     */
+    @Test
+    void keysEveryPartitionRepeatsAreNotScaledWithThePartitions() {
+        UnaryOperator<ExecutionPlan> groupByFlags = scan -> new HashAggregateExec(AggregateMode.PARTIAL,
+                List.of(column(scan, "l_returnflag"), column(scan, "l_linestatus")), List.of("l_returnflag", "l_linestatus"), List.of(), scan);
+        Stage stage = stage(groupByFlags);
+        StageSampleCollector collector = StageSampleCollector.forStage(stage);
+        for (Sampled sampled : sampleAll(stage, 1L << 30, List.of("l_returnflag", "l_linestatus"))) {
+            if (collector.offer(sampled.task(), sampled.sample())) {
+                break;
+            }
+        }
+        SampledStatistics estimate = collector.estimate().orElseThrow();
+        assertThat(estimate.partitionsReported()).isEqualTo(2).isLessThan(TASKS * PARTITIONS);
+        assertThat(estimate.rows()).isEqualTo(4L * TASKS * PARTITIONS);
+        assertThat(estimate.distinctKeys()).isEqualTo(4);
+    }
+
     private record Sampled(int task, PartitionSample sample) {}
 
     private Stage stage(UnaryOperator<ExecutionPlan> above) {
@@ -162,10 +184,14 @@ class StageSampleCollectorTest {
 
     /** Samples every partition of every task, as the workers would, and drops the rest. */
     private List<Sampled> sampleAll(Stage stage, long budget) {
+        return sampleAll(stage, budget, List.of("l_orderkey"));
+    }
+
+    private List<Sampled> sampleAll(Stage stage, long budget, List<String> keys) {
         List<Sampled> samples = new ArrayList<>();
         for (int task = 0; task < stage.taskCount(); task++) {
             ExecutionPlan plan = stage.taskPlans().get(task);
-            SamplerExec sampler = new SamplerExec(plan, List.of(column(plan, "l_orderkey")), budget);
+            SamplerExec sampler = new SamplerExec(plan, keys.stream().<PhysicalExpr>map(key -> column(plan, key)).toList(), budget);
             try (TaskContext context = context(testing, BATCH_ROWS, new RecordingSink())) {
                 for (int partition = 0; partition < PARTITIONS; partition++) {
                     samples.add(new Sampled(task, sampler.sample(partition, context).orElseThrow()));
