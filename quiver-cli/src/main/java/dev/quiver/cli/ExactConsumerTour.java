@@ -96,6 +96,45 @@ final class ExactConsumerTour {
         }
     }
 
+    /**
+     * The measurement of issue 6: for advisory and exact, the smallest per-worker memory limit (to
+     * 1 MiB) at which the chapter's query completes, found by bisection, with the peak per worker
+     * and the wall time of the run at that limit.
+     */
+    static void measure(double demoScaleFactor, long memoryLimit, PrintWriter out) {
+        double scaleFactor = BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue();
+        out.printf(Locale.ROOT, "Smallest per-worker memory limit at which the GROUP BY completes, %d workers, TPC-H SF %s, adaptive:%n", WORKERS,
+                DemoCommand.formatScaleFactor(scaleFactor));
+        out.flush();
+        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
+            long[] smallest = new long[2];
+            for (int mode = 0; mode < 2; mode++) {
+                boolean exact = mode == 1;
+                long low = 1;
+                long high = 64;
+                while (runDistributed(catalog, memoryLimit, high << 20, exact).error().isPresent()) {
+                    low = high;
+                    high *= 2;
+                }
+                while (high - low > 1) {
+                    long middle = (low + high) / 2;
+                    if (runDistributed(catalog, memoryLimit, middle << 20, exact).error().isPresent()) {
+                        low = middle;
+                    } else {
+                        high = middle;
+                    }
+                }
+                Outcome at = runDistributed(catalog, memoryLimit, high << 20, exact);
+                smallest[mode] = high;
+                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker, %.3f s%s%n", exact ? "exact" : "advisory", high,
+                        at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()), at.seconds(),
+                        at.sizing().map(sizing -> "; the handler: " + sizing.summary()).orElse(""));
+                out.flush();
+            }
+            out.printf(Locale.ROOT, "  exact / advisory = %.2f%n", (double) smallest[1] / smallest[0]);
+        }
+    }
+
     /** One run of the query on a fresh local cluster (so that the workers' pool peaks are this query's). */
     static Outcome runDistributed(TpchCatalog catalog, long memoryLimit, long workerMemory, boolean exact) {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
