@@ -3,6 +3,7 @@ package dev.quiver.distributed.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.aqe.AdaptiveTaskCount;
+import dev.quiver.distributed.aqe.DriverLeaves;
 import dev.quiver.distributed.aqe.PartitionSample;
 import dev.quiver.distributed.aqe.SampledStatistics;
 import dev.quiver.distributed.aqe.SamplerExec;
@@ -227,9 +228,10 @@ final class AdaptiveStageLoop {
         collectors.put(stage.stageId(), StageSampleCollector.forStage(stage));
         sampled.put(stage.stageId(), new CompletableFuture<>());
         List<TaskRequest> requests = new ArrayList<>();
+        long budget = sampleBudget(stage);
         for (int t = 0; t < stage.taskCount(); t++) {
             ExecutionPlan bound = StageBinding.bind(stage.taskPlans().get(t), query.queryId(), t, placed);
-            SamplerExec sampler = new SamplerExec(bound, keys, planning.sampleBytesPerPartition());
+            SamplerExec sampler = new SamplerExec(bound, keys, budget);
             requests.add(new TaskRequest(new TaskId(query.queryId(), stage.stageId(), t), sampler, Optional.empty(), query.taskSettings(),
                     query.version()));
         }
@@ -239,6 +241,20 @@ final class AdaptiveStageLoop {
             query.startTask(requests.get(t), placement.get(t));
         }
         query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), placement));
+    }
+
+    /**
+     * The sample budget per partition of {@code stage}: {@code sample_bytes_per_partition}, except
+     * for a stage whose driver path is blocked (an aggregate or a full sort consumes its whole input
+     * before its first row): its output is already computed when the first row comes, the driver
+     * leaves cannot tell how much is left, and a budget-sized sample is only a lower bound. Such a
+     * partition samples up to {@code dynamic_bytes_per_partition} (the budget of one partition's
+     * cost), which mostly reaches its end, so its sample is its whole output (a batch the worker's
+     * pool cannot hold still ends a sample early, never the task).
+     */
+    private long sampleBudget(Stage stage) {
+        return DriverLeaves.of(stage.plan()).isBlocked() ? Math.max(planning.sampleBytesPerPartition(), planning.dynamicBytesPerPartition())
+                : planning.sampleBytesPerPartition();
     }
 
     /** {@code fragment} with each stage input carrying its producer's sampled statistics (DESIGN §5 step 6). */
