@@ -227,9 +227,10 @@ public final class TpchBenchmark {
         double duckdbTotal = both.stream().mapToDouble(t -> t.duckdbMillis().getAsDouble()).sum();
         double geomean = Math.exp(both.stream().mapToDouble(t -> Math.log(t.ratio().getAsDouble())).average().orElse(0));
         long quiverOnly = report.timings().stream().filter(t -> t.quiverMillis().isPresent()).count();
-        out.printf(Locale.ROOT, "%-4s %12.1f %12.1f %8s   (%d queries ran on both; geometric mean of ratios %.2fx)%n",
-                "sum", quiverTotal, duckdbTotal, both.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2fx", quiverTotal / duckdbTotal),
-                both.size(), geomean);
+        if (!both.isEmpty()) {
+            out.printf(Locale.ROOT, "%-4s %12.1f %12.1f %8s   (%d queries ran on both; geometric mean of ratios %.2fx)%n",
+                    "sum", quiverTotal, duckdbTotal, String.format(Locale.ROOT, "%.2fx", quiverTotal / duckdbTotal), both.size(), geomean);
+        }
         List<QueryTiming> onWorkers = report.timings().stream().filter(t -> t.clusterRatio().isPresent()).toList();
         if (!onWorkers.isEmpty()) {
             double single = onWorkers.stream().mapToDouble(t -> t.quiverMillis().getAsDouble()).sum();

@@ -65,6 +65,10 @@ final class DemoCommand implements Callable<Integer> {
             description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
     private double scaleFactor;
 
+    @Option(names = "--measure-exact", hidden = true,
+            description = "Instead of the tour: the smallest per-worker memory limit at which the last chapter's GROUP BY completes, advisory and exact.")
+    private boolean measureExact;
+
     @Override
     public Integer call() {
         if (!(scaleFactor > 0)) {
@@ -72,6 +76,10 @@ final class DemoCommand implements Callable<Integer> {
                     "Invalid value for option '--sf': " + scaleFactor + " (the scale factor must be positive)");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (measureExact) {
+            ExactConsumerTour.measure(scaleFactor, engine.memoryLimit(), out);
+            return 0;
+        }
         String sf = formatScaleFactor(scaleFactor);
         out.printf(Locale.ROOT, "Quiver demo: TPC-H at scale factor %s, %d partitions, memory limit %s%n%n",
                 sf, engine.partitions(), ByteSize.formatBytes(engine.memoryLimit()));

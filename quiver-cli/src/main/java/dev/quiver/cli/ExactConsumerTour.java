@@ -19,11 +19,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The demo's last chapter (issue 6, DESIGN §6): a high-cardinality GROUP BY over TPC-H lineitem
- * keys on local workers with a per-worker memory limit, adaptive (AQE) at the default
- * {@code distributed.dynamic_bytes_per_partition}. AQE's advisory task count puts too many groups
- * in a task and the query fails with EXCEEDED_MEMORY_LIMIT; with the
- * {@link AggregateMemorySizingHandler} registered, the consumer gets an exact task count from the
- * workers' memory and the query completes with the single-node result.
+ * keys on local workers with a per-worker memory limit. The advisory task count (the planner's
+ * static count: the GROUP BY gets as many tasks as the scan feeding it) puts too many groups in a
+ * task and the query fails with EXCEEDED_MEMORY_LIMIT; with the {@link AggregateMemorySizingHandler}
+ * registered, the consumer gets an exact task count from the workers' memory and the query
+ * completes with the single-node result. Static task counts because AQE's advisory count for this
+ * query depends on how far its samplers got (1–2 tasks from a lower-bound sample, up to all workers
+ * from a complete one): a demo must fail the same way every time (docs/exact-consumer-tasks.md).
  */
 final class ExactConsumerTour {
     static final int WORKERS = 8;
@@ -59,7 +61,7 @@ final class ExactConsumerTour {
         out.printf(Locale.ROOT, "== Exact consumer tasks: a high-cardinality GROUP BY on %d workers of %s each (TPC-H SF %s lineitem)%n",
                 WORKERS, ByteSize.formatBytes(workerMemory), DemoCommand.formatScaleFactor(scaleFactor));
         out.println("   " + QUERY);
-        out.println("   adaptive task counts (distributed.dynamic_task_count=true) at the default distributed.dynamic_bytes_per_partition");
+        out.println("   static task counts (distributed.dynamic_task_count=false): the advisory count is the planner's, from the scan");
         out.flush();
         try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
             long start = System.nanoTime();
@@ -71,7 +73,7 @@ final class ExactConsumerTour {
             out.printf(Locale.ROOT, "single node:  %s groups in %.3f s (with data generation)%n", singleNode.rows().get(0).get(0), singleSeconds);
 
             Outcome advisory = runDistributed(catalog, memoryLimit, workerMemory, false);
-            out.printf(Locale.ROOT, "advisory AQE: %d task%s for the GROUP BY (fewer than the %d workers): %s after %.3f s; peak %s on a worker%n",
+            out.printf(Locale.ROOT, "advisory:     %d task%s for the GROUP BY (fewer than the %d workers): %s after %.3f s; peak %s on a worker%n",
                     advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s", WORKERS,
                     advisory.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), advisory.seconds(),
                     ByteSize.formatBytes(advisory.peakWorkerBytes()));
@@ -92,7 +94,46 @@ final class ExactConsumerTour {
             }
             return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  GROUP BY of %s groups on %d workers: advisory %d task%s %s, exact n=%d", "Agg",
                     exact.seconds(), 1, "row", singleNode.rows().get(0).get(0), WORKERS, advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s",
-                    advisory.error().isPresent() ? "failed (" + advisory.error().get().errorCode() + ")" : "completed", exact.aggregateTasks());
+                    advisory.error().isPresent() ? "failed (" + ErrorCode.EXCEEDED_MEMORY_LIMIT + ")" : "completed", exact.aggregateTasks());
+        }
+    }
+
+    /**
+     * The measurement of issue 6: for advisory and exact, the smallest per-worker memory limit (to
+     * 1 MiB) at which the chapter's query completes, found by bisection, with the peak per worker
+     * and the wall time of the run at that limit.
+     */
+    static void measure(double demoScaleFactor, long memoryLimit, PrintWriter out) {
+        double scaleFactor = BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue();
+        out.printf(Locale.ROOT, "Smallest per-worker memory limit at which the GROUP BY completes, %d workers, TPC-H SF %s, static task counts:%n", WORKERS,
+                DemoCommand.formatScaleFactor(scaleFactor));
+        out.flush();
+        try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
+            long[] smallest = new long[2];
+            for (int mode = 0; mode < 2; mode++) {
+                boolean exact = mode == 1;
+                long low = 1;
+                long high = 64;
+                while (runDistributed(catalog, memoryLimit, high << 20, exact).error().isPresent()) {
+                    low = high;
+                    high *= 2;
+                }
+                while (high - low > 1) {
+                    long middle = (low + high) / 2;
+                    if (runDistributed(catalog, memoryLimit, middle << 20, exact).error().isPresent()) {
+                        low = middle;
+                    } else {
+                        high = middle;
+                    }
+                }
+                Outcome at = runDistributed(catalog, memoryLimit, high << 20, exact);
+                smallest[mode] = high;
+                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker, %.3f s%s%n", exact ? "exact" : "advisory", high,
+                        at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()), at.seconds(),
+                        at.sizing().map(sizing -> "; the handler: " + sizing.summary()).orElse(""));
+                out.flush();
+            }
+            out.printf(Locale.ROOT, "  exact / advisory = %.2f%n", (double) smallest[1] / smallest[0]);
         }
     }
 
@@ -101,7 +142,7 @@ final class ExactConsumerTour {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS)
-                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(true).queryEventListener(heard::add);
+                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(false).queryEventListener(heard::add);
         if (exact) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }
@@ -112,7 +153,10 @@ final class ExactConsumerTour {
             try {
                 result = Optional.of(session.executeScript(QUERY));
             } catch (QuiverException e) {
-                if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
+                // the task's own failure, or the head's read of its output when that came first (it names the code)
+                boolean outOfMemory = e.errorCode() == ErrorCode.EXCEEDED_MEMORY_LIMIT
+                        || e.errorCode() == ErrorCode.REMOTE_TASK_FAILED && e.getMessage().contains(ErrorCode.EXCEEDED_MEMORY_LIMIT.name());
+                if (!outOfMemory) {
                     throw e;
                 }
                 error = Optional.of(e);
@@ -125,7 +169,7 @@ final class ExactConsumerTour {
         }
     }
 
-    /** The task count AQE sized the GROUP BY's stage with: the first stage that reads another one, not the head. */
+    /** The task count the GROUP BY's stage was sized with: the first stage that reads another one, not the head. */
     private static int aggregateTasks(List<QueryEvent> heard) {
         int stage = heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
                 .mapToInt(event -> ((QueryEvent.StageClosed) event).stageId()).findFirst().orElse(-1);

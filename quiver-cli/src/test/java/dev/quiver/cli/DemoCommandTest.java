@@ -28,11 +28,11 @@ class DemoCommandTest {
                 .containsPattern("task \\d+ on 127\\.0\\.0\\.1:\\d+: FINISHED")
                 .containsPattern("10 rows in \\d+\\.\\d{3} s, equal to the single-node result; \\d+ stages, \\d+ worker tasks")
                 .containsPattern("(?m)^  Q3 +\\d+\\.\\d{3} s +10 rows  the same, on 4 workers")
-                // the last chapter: the high-cardinality GROUP BY (SF 0.03 here: ~180,000 groups) fails with advisory AQE and
+                // the last chapter: the high-cardinality GROUP BY (SF 0.03 here: ~180,000 groups) fails with the advisory (static) count and
                 // completes with the exact count of the reference handler
                 .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 16.0 MiB each (TPC-H SF 0.03 lineitem)")
                 .containsPattern("single node: +180502 groups")
-                .containsPattern("advisory AQE: \\d+ tasks? for the GROUP BY \\(fewer than the 8 workers\\): FAILED, EXCEEDED_MEMORY_LIMIT: .*Resources exhausted")
+                .containsPattern("advisory: +\\d+ tasks? for the GROUP BY \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: .*Resources exhausted")
                 .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.exact\\.AggregateMemorySizingHandler\\): n=\\d tasks")
                 .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB, measured peak [0-9.]+ MiB; "
                         + "result equal to the single-node result")

@@ -9,6 +9,8 @@ import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.event.StageSampledEvent;
+import dev.quiver.distributed.event.StageSampledEventResponse;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
@@ -29,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -70,6 +73,7 @@ class ExactConsumerSessionTest {
     private void reset(boolean adaptive) {
         first.respond(event -> DynamicStageBuiltEventResponse.unchanged());
         second.respond(event -> DynamicStageBuiltEventResponse.unchanged());
+        first.respondToSamples(event -> StageSampledEventResponse.unchanged());
         session.execute("SET distributed.dynamic_task_count = " + adaptive).close();
         session.execute("SET distributed.broadcast_joins = true").close();
     }
@@ -122,6 +126,33 @@ class ExactConsumerSessionTest {
         }
         assertThat(received).isEqualTo(produced).isPositive();
         assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+    }
+
+    @Test
+    void inAdaptiveModeTheSampledCountReplacesTheHandlersStageBuiltOne() {
+        reset(true);
+        List<StageSampledEvent> samples = new CopyOnWriteArrayList<>();
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)));
+        first.respondToSamples(event -> {
+            samples.add(event);
+            return StageSampledEventResponse.exactConsumerTasks(3);
+        });
+        DistributedRun run = DistributedRun.query(session, GROUP_BY);
+        assertThat(samples).hasSize(1).allSatisfy(event -> assertThat(event.sampled().rows()).isPositive());
+        Stage consumer = aggregateStage(run.finalPlan());
+        assertThat(consumer.taskCount()).isEqualTo(3);
+        assertThat(run.finalPlan().reportsOf(consumer.stageId())).hasSize(3);
+        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+    }
+
+    @Test
+    void aPcOverrideIsRefusedInAdaptiveModeNamingTheHandler() {
+        reset(true);
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
+        assertThatThrownBy(() -> DistributedRun.query(session, GROUP_BY))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("handler first").hasMessageContaining("distributed.dynamic_task_count");
+        assertNothingLeftOnWorkers();
     }
 
     @ParameterizedTest(name = "adaptive={0}")
@@ -229,6 +260,7 @@ class ExactConsumerSessionTest {
     private static final class ScriptedHandler implements StageEventHandler {
         private final String name;
         private volatile Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> response = event -> DynamicStageBuiltEventResponse.unchanged();
+        private volatile Function<StageSampledEvent, StageSampledEventResponse> sampled = event -> StageSampledEventResponse.unchanged();
 
         ScriptedHandler(String name) {
             this.name = name;
@@ -238,9 +270,18 @@ class ExactConsumerSessionTest {
             this.response = response;
         }
 
+        void respondToSamples(Function<StageSampledEvent, StageSampledEventResponse> sampled) {
+            this.sampled = sampled;
+        }
+
         @Override
         public String name() {
             return name;
+        }
+
+        @Override
+        public StageSampledEventResponse onStageSampled(StageSampledEvent event) {
+            return sampled.apply(event);
         }
 
         @Override

@@ -21,13 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The high-cardinality GROUP BY of issue 6 at a CI-sized scale: ~600,000 groups of TPC-H SF 0.1
- * lineitem keys on 8 local workers of 32 MiB each. The advisory task count (1: the static scan hint,
- * or AQE from the cost) puts every group in one task, which exceeds its worker's memory; the
+ * lineitem keys on 8 local workers of 32 MiB each. The advisory task count (1: the static scan hint)
+ * puts every group in one task, which exceeds its worker's memory; the
  * {@link AggregateMemorySizingHandler} requires enough consumer tasks and the query completes, with
  * the single-node result; its per-task estimate is within 2× of the measured peak.
  */
@@ -56,15 +54,36 @@ class HighCardinalityGroupByTest {
         catalog.close();
     }
 
-    @ParameterizedTest(name = "adaptive={0}")
-    @ValueSource(booleans = {false, true})
-    void advisoryRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes(boolean adaptive) {
-        try (QuerySession advisory = session(adaptive, false)) {
+    /**
+     * Statically the advisory count is the scan's (1 task here): deterministic. AQE's advisory count
+     * for this query depends on how far its samplers got when it sized the GROUP BY (1 task from a
+     * lower-bound sample, up to all workers from a complete one), so adaptive mode is tested for
+     * the exact side only.
+     */
+    @Test
+    void advisoryRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes() {
+        try (QuerySession advisory = session(false, false)) {
             assertThatThrownBy(() -> DistributedRun.query(advisory, QUERY))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> {
+                        // the consumer task's failure; or, when its report comes later than the failure grace (a loaded
+                        // machine), the head's read of its output, which carries the remote code in its message
+                        if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
+                            assertThat(e.errorCode()).as("%s", e.getMessage()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED);
+                            assertThat(e.getMessage()).contains("failed: EXCEEDED_MEMORY_LIMIT: ");
+                        }
+                    })
                     .hasMessageContaining("Resources exhausted");
             assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
         }
+        assertTheExactCountCompletes(false);
+    }
+
+    @Test
+    void theExactCountFromTheHandlerCompletesInAdaptiveMode() {
+        assertTheExactCountCompletes(true);
+    }
+
+    private void assertTheExactCountCompletes(boolean adaptive) {
         sizings.clear();
         try (QuerySession exact = session(adaptive, true)) {
             DistributedRun run = DistributedRun.query(exact, QUERY);
