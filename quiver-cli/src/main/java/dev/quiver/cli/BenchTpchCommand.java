@@ -70,9 +70,10 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Option(names = "--duckdb-threads", paramLabel = "N", description = "DuckDB's threads (default: as --partitions).")
     private Integer duckdbThreads;
 
-    @Option(names = "--cache", paramLabel = "SIZE", defaultValue = "3GiB", converter = EngineOptions.SizeConverter.class,
-            description = "Generated TPC-H data kept in memory between runs, outside the pool (default: ${DEFAULT-VALUE}).")
-    private long cacheBytes;
+    @Option(names = "--cache", paramLabel = "SIZE", converter = EngineOptions.SizeConverter.class,
+            description = "Generated TPC-H data kept in memory between queries (default: 3GiB; 6GiB with --local-workers, whose "
+                    + "tasks split tables into other parts than single-node does, so each layout is kept once).")
+    private Long cacheBytes;
 
     @Option(names = "--explain", paramLabel = "N", defaultValue = "3",
             description = "Show EXPLAIN ANALYZE of the N slowest Quiver queries (default: ${DEFAULT-VALUE}).")
@@ -161,7 +162,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withMemoryLimit(memoryLimit)
                     .withRuns(warmups, runs)
                     .withDuckDb(!noDuckdb, duckdbThreads == null ? partitions : duckdbThreads)
-                    .withCacheLimit(cacheBytes)
+                    .withCacheLimit(cacheLimit())
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
                     .withScanTest(scanTest)
@@ -177,6 +178,13 @@ final class BenchTpchCommand implements Callable<Integer> {
         } catch (QuiverException e) {
             throw new ParameterException(spec.commandLine(), "Invalid benchmark options: " + e.getMessage());
         }
+    }
+
+    private long cacheLimit() {
+        if (cacheBytes != null) {
+            return cacheBytes;
+        }
+        return (localWorkers == null ? 3L : 6L) << 30;
     }
 
     private Optional<BenchOptions.Cluster> cluster() {
