@@ -3,14 +3,12 @@ package dev.quiver.bench;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Quiver on workers started in the benchmark's process, over the same catalog as the single-node
@@ -47,7 +45,8 @@ final class ClusterRuns implements AutoCloseable {
         long rows;
         try (QueryHandle handle = session.execute(statements.get(statements.size() - 1))) {
             rows = handle.collect().rowCount();
-            lastExchangedBytes = exchangedBytes(handle.finalPlan().join());
+            FinalPlan executed = handle.finalPlan().join();
+            lastExchangedBytes = DistributedExplain.exchangedBytes(executed.plan(), executed.taskReports());
         }
         if (TpchQueries.isScript(query)) {
             session.execute("DROP VIEW IF EXISTS revenue").close();
@@ -55,21 +54,9 @@ final class ClusterRuns implements AutoCloseable {
         return rows;
     }
 
-    /** What the last query moved between stages, or -1 before the first. */
+    /** What the last query moved between stages, as EXPLAIN ANALYZE counts it, or -1 before the first. */
     long lastExchangedBytes() {
         return lastExchangedBytes;
-    }
-
-    /**
-     * The Arrow bytes every stage input received, over every task and the head stage: what went
-     * through Flight (before compression), a broadcast counted once per consumer task.
-     */
-    static long exchangedBytes(FinalPlan executed) {
-        Stream<OperatorMetricsSnapshot> workerMetrics = executed.taskReports().stream().map(TaskReport::metrics).flatMap(List::stream);
-        return Stream.concat(workerMetrics, executed.headMetrics().stream())
-                .filter(metrics -> metrics.name().equals("StageInputExec"))
-                .mapToLong(OperatorMetricsSnapshot::outputBytes)
-                .sum();
     }
 
     @Override

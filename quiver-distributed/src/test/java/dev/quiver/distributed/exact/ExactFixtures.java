@@ -4,6 +4,7 @@ import dev.quiver.distributed.event.PlanningMode;
 import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.PlanBuilders;
 import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
@@ -14,17 +15,15 @@ import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
-import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Plans cut the way the distributed planner cuts them, and the boundaries the coordinator would fire events for. */
 final class ExactFixtures {
-    static final Schema KV = new Schema(List.of(QuiverTypes.field("k", QuiverTypes.INT64, false), QuiverTypes.field("v", QuiverTypes.INT64, false)));
+    static final Schema KV = PlanBuilders.KV;
 
     private ExactFixtures() {}
 
@@ -38,13 +37,7 @@ final class ExactFixtures {
     }
 
     static ColumnExpr col(ExecutionPlan plan, String name) {
-        List<Field> fields = plan.schema().getFields();
-        for (int i = 0; i < fields.size(); i++) {
-            if (fields.get(i).getName().equals(name)) {
-                return new ColumnExpr(i, name, fields.get(i).getType(), fields.get(i).isNullable());
-            }
-        }
-        throw new IllegalArgumentException(name);
+        return PlanBuilders.col(plan, name);
     }
 
     /** {@code SELECT keys..., aggregates... FROM input GROUP BY keys} as partial aggregate, hash repartition into P, final aggregate. */

@@ -21,8 +21,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Small plans built the way the physical planner builds them, so that tests read like the SQL they stand for. */
-final class PlanBuilders {
-    static final Schema KV = new Schema(List.of(QuiverTypes.field("k", QuiverTypes.INT64, false), QuiverTypes.field("v", QuiverTypes.INT64, false)));
+public final class PlanBuilders {
+    public static final Schema KV = new Schema(List.of(QuiverTypes.field("k", QuiverTypes.INT64, false), QuiverTypes.field("v", QuiverTypes.INT64, false)));
 
     private PlanBuilders() {}
 
@@ -35,7 +35,7 @@ final class PlanBuilders {
         return MemoryScanExec.split(KV, data, partitions);
     }
 
-    static ColumnExpr col(ExecutionPlan plan, String name) {
+    public static ColumnExpr col(ExecutionPlan plan, String name) {
         List<Field> fields = plan.schema().getFields();
         for (int i = 0; i < fields.size(); i++) {
             if (fields.get(i).getName().equals(name)) {
