@@ -64,7 +64,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
             throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "cannot open the control stream of task " + task + " on worker " + worker + ": "
                     + FlightErrors.describe(e), e);
         }
-        connections.executor().execute("control-" + task, this::read);
+        connections.executeReader("control-" + task, this::read);
         try {
             acknowledged.get(ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -224,7 +224,8 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
     @Override
     public void close() {
         if (Thread.currentThread() == readerThread) {
-            // called from a listener callback: the reader closes the stream itself once the callback returns
+            // called from a listener callback: the reader closes the stream itself once the callback
+            // returns, and the connections' close waits for that (WorkerConnections#executeReader)
             if (!settled.get()) {
                 abort("closed");
             }

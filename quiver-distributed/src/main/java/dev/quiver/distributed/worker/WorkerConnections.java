@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.memory.BufferAllocator;
@@ -32,6 +34,8 @@ import org.apache.arrow.memory.BufferAllocator;
  */
 public final class WorkerConnections implements AutoCloseable {
     private static final int KEEPALIVE_SECONDS = 10;
+    /** How long {@link #close()} waits for control-stream readers still releasing their stream. */
+    private static final long READERS_WAIT_SECONDS = 10;
 
     private final String name;
     private final BufferAllocator allocator;
@@ -39,6 +43,8 @@ public final class WorkerConnections implements AutoCloseable {
     private final WireFormat wire;
     private HeartbeatTicker heartbeats;
     private final Map<WorkerAddress, FlightClient> clients = new LinkedHashMap<>();
+    /** One party per running control-stream reader, plus {@link #close()}'s own. */
+    private final Phaser readers = new Phaser(1);
     private boolean closed;
 
     /**
@@ -99,6 +105,39 @@ public final class WorkerConnections implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a control stream's reader on the executor; {@link #close()} waits for it to end. A control
+     * stream closed from one of its own listener callbacks cannot wait for its reader, which still
+     * holds the stream (and its last message's buffer, from a Flight client's allocator) until the
+     * callback returns: without this wait the clients' allocators could be closed under it.
+     */
+    void executeReader(String threadName, Runnable reader) {
+        readers.register();
+        try {
+            executor.execute(threadName, () -> {
+                try {
+                    reader.run();
+                } finally {
+                    readers.arriveAndDeregister();
+                }
+            });
+        } catch (RuntimeException e) {
+            readers.arriveAndDeregister();
+            throw e;
+        }
+    }
+
+    /** Waits, up to a bound, until every control-stream reader has released its stream. */
+    private void awaitReaders() {
+        try {
+            readers.awaitAdvanceInterruptibly(readers.arrive(), READERS_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            // a stream left open (against this class's contract): closing the clients reports its leak
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private FlightClient connect(WorkerAddress address) {
         ManagedChannel channel = NettyChannelBuilder.forAddress(address.host(), address.port())
                 .usePlaintext()
@@ -137,6 +176,7 @@ public final class WorkerConnections implements AutoCloseable {
         if (ticker != null) {
             ticker.close();
         }
+        awaitReaders();
         RuntimeException first = null;
         for (FlightClient client : toClose) {
             try {

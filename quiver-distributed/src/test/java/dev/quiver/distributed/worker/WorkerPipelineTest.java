@@ -9,6 +9,7 @@ import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.distributed.task.TaskControl;
 import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.distributed.task.TaskState;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -30,6 +31,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -226,11 +229,11 @@ class WorkerPipelineTest {
     @Test
     void controlClosedFromItsOwnFinalReportCallbackDoesNotWait() throws Exception {
         try (TestCluster cluster = new TestCluster(1)) {
-            java.util.concurrent.CompletableFuture<TaskControl> control = new java.util.concurrent.CompletableFuture<>();
-            java.util.concurrent.CompletableFuture<Long> closedAfterMillis = new java.util.concurrent.CompletableFuture<>();
+            CompletableFuture<TaskControl> control = new CompletableFuture<>();
+            CompletableFuture<Long> closedAfterMillis = new CompletableFuture<>();
             RecordingListener listener = new RecordingListener() {
                 @Override
-                public void onFinalReport(dev.quiver.distributed.task.TaskReport report) {
+                public void onFinalReport(TaskReport report) {
                     long start = System.nanoTime();
                     control.join().close();
                     closedAfterMillis.complete((System.nanoTime() - start) / 1_000_000);
@@ -242,8 +245,34 @@ class WorkerPipelineTest {
                     Optional.empty(), Map.of()), listener));
             control.join().endQuery();
             assertThat(listener.awaitReport().state()).isEqualTo(TaskState.SKIPPED);
-            assertThat(closedAfterMillis.get(10, java.util.concurrent.TimeUnit.SECONDS)).isLessThan(2_000);
+            assertThat(closedAfterMillis.get(10, TimeUnit.SECONDS)).isLessThan(2_000);
             assertThat(client.openTasks()).isZero();
+        }
+    }
+
+    /**
+     * A control stream closed from its own final-report callback is released by its reader only once
+     * the callback returns, and until then the reader holds the report's buffer, allocated by the
+     * Flight client. Closing the connections meanwhile must wait for the reader: else the client's
+     * allocator closes under that buffer and {@link TestCluster#close()} fails on the leak. The
+     * callback lingers here as a reader thread descheduled under load would.
+     */
+    @Test
+    void connectionsClosedWhileAReaderStillHoldsItsFinalReportLeakNothing() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            CompletableFuture<TaskControl> control = new CompletableFuture<>();
+            RecordingListener listener = new RecordingListener() {
+                @Override
+                public void onFinalReport(TaskReport report) {
+                    control.join().close();
+                    super.onFinalReport(report);
+                    TestCluster.sleep(500);
+                }
+            };
+            control.complete(cluster.client(0).startTask(TestCluster.request(new TaskId("c2", 1, 0), MemoryScanExec.split(SCHEMA, rows(1), 1),
+                    Optional.empty(), Map.of()), listener));
+            control.join().endQuery();
+            assertThat(listener.awaitReport().state()).isEqualTo(TaskState.SKIPPED);
         }
     }
 
