@@ -45,6 +45,7 @@ final class PartitionSender implements Runnable {
             return;
         }
         boolean complete = false;
+        Throwable sendFailure = null;
         Throwable failure = null;
         VectorSchemaRoot root = null;
         try {
@@ -56,20 +57,27 @@ final class PartitionSender implements Runnable {
                 listener.completed();
             }
         } catch (Throwable t) {
+            sendFailure = t;
             failure = t;
-            if (!listener.isCancelled()) {
-                listener.error(FlightErrors.toFlight(t));
-            }
         } finally {
             try {
-                source.close();
-            } catch (RuntimeException e) {
-                failure = failure != null ? failure : e;
+                try {
+                    source.close();
+                } catch (RuntimeException e) {
+                    failure = failure != null ? failure : e;
+                }
+                if (root != null) {
+                    root.close();
+                }
+                task.senderFinished(ticket, complete && failure == null, failure);
+            } finally {
+                // Only now does the consumer hear of the failure, once the task is FAILED with its error:
+                // a consumer that ends the query on this error (the coordinator's head stage does) would
+                // otherwise find the task still running, stop it as CANCELLED and lose the error's code.
+                if (sendFailure != null && !listener.isCancelled()) {
+                    listener.error(FlightErrors.toFlight(sendFailure));
+                }
             }
-            if (root != null) {
-                root.close();
-            }
-            task.senderFinished(ticket, complete && failure == null, failure);
         }
     }
 

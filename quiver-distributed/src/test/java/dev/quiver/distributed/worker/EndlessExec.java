@@ -1,52 +1,20 @@
 package dev.quiver.distributed.worker;
 
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
-import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
-import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
-import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** A test source that never ends: batches of consecutive numbers until its task is stopped. */
-final class EndlessExec extends AbstractExecutionPlan {
-    static final Schema SCHEMA = new Schema(List.of(Field.nullable("n", new ArrowType.Int(64, true))));
+final class EndlessExec extends TestSourceExec {
     static final PlanNodeCodec<EndlessExec> CODEC = PlanNodeCodec.of("test.Endless", EndlessExec.class, (node, out, c) -> { },
             (in, children, c) -> new EndlessExec());
 
     @Override
     public String name() {
-        return "EndlessExec";
-    }
-
-    @Override
-    public Schema schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public List<ExecutionPlan> children() {
-        return List.of();
-    }
-
-    @Override
-    public Partitioning outputPartitioning() {
-        return new Partitioning.Unknown(1);
-    }
-
-    @Override
-    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return this;
-    }
-
-    @Override
-    public String displayLine() {
         return "EndlessExec";
     }
 

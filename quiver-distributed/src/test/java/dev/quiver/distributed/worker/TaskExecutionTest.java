@@ -278,6 +278,31 @@ class TaskExecutionTest {
         }
     }
 
+    /**
+     * A consumer that ends the query as soon as its read fails, as the coordinator's head stage does,
+     * still gets the task's own error in the final report: the worker records the failure before the
+     * consumer hears of it, even when closing the failed partition takes a while.
+     */
+    @Test
+    void aConsumerEndingTheQueryAtOnceOnAFailedReadStillGetsTheTasksError() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            TaskId task = new TaskId("q7", 1, 0);
+            ProducerHead head = new ProducerHead.Coalesce();
+            FailingSourceExec failing = new FailingSourceExec();
+            RecordingListener listener = new RecordingListener();
+            TaskControl control = cluster.client(0).startTask(TestCluster.request(task, failing, Optional.of(head), Map.of()), listener);
+            TaskContext consumer = cluster.consumerContext("q7.s0.t0");
+            assertThatThrownBy(() -> cluster.read(consumer, List.of(cluster.source(0, task, 0, head, 0)), failing.schema()))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED))
+                    .hasMessageContaining(FailingSourceExec.MESSAGE);
+            control.endQuery();
+            TaskReport report = listener.awaitReport();
+            assertThat(report.state()).isEqualTo(TaskState.FAILED);
+            assertThat(report.error().orElseThrow().code()).isEqualTo(ErrorCode.SOURCE_ERROR);
+            control.close();
+        }
+    }
+
     @Test
     void headMismatchAndOutOfRangePartitionAreClearErrors() {
         ProducerHead.Shuffle head = new ProducerHead.Shuffle(KEYS, 2, 2);

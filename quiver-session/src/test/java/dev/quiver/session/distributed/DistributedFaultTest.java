@@ -99,7 +99,7 @@ class DistributedFaultTest {
             assertThat(cluster.workers()).allSatisfy(worker -> assertThat(worker.memoryPool().limit()).isEqualTo(64L << 10));
             QueryHandle handle = session.execute("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey");
             assertThatThrownBy(handle::collect).isInstanceOfSatisfying(QuiverException.class, e -> {
-                assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                assertThat(e.errorCode()).as(e.getMessage()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
                 assertThat(e.getMessage()).containsPattern("stage \\d+").contains("127.0.0.1:");
             });
             DistributedRun.assertAllTasksTerminal(DistributedRun.awaitFinalPlan(handle));
