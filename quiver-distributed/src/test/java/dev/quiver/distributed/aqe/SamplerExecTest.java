@@ -167,7 +167,7 @@ class SamplerExecTest {
 
         ObjectMapper json = new ObjectMapper();
         String text = json.writeValueAsString(sample);
-        assertThat(text).contains("\"keySketch\"", "\"driverRowsPulled\"", "\"distinctFraction\"");
+        assertThat(text).contains("\"keySketch\"", "\"driverRowsPulled\"", "\"distinctFraction\"", "\"driverState\":\"ENDED\"", "\"pendingRows\":-1");
         PartitionSample back = json.readValue(text, PartitionSample.class);
         assertThat(back).isEqualTo(sample);
         assertThat(back.keyDistinct()).isEqualTo(5);
