@@ -11,10 +11,7 @@ import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskRouter;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskListener;
-import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.distributed.task.TaskRequest;
 import dev.quiver.distributed.task.TaskState;
 import dev.quiver.distributed.worker.WorkerAddress;
@@ -24,6 +21,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanExecutor;
+import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,10 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One distributed query on the coordinator: dispatches its stages producers first, runs the head
@@ -57,7 +53,8 @@ import java.util.concurrent.TimeoutException;
  * state (SKIPPED with empty metrics if it never executed) and completes. {@link #finalPlan()}
  * completes when every dispatched task has its final report, so it never waits for a task that will
  * not run. A last-resort watchdog completes it after {@link CoordinatorConfig#finalizationTimeout()}
- * and counts that in {@code metrics_finalization_timeouts}.
+ * and counts that in {@code metrics_finalization_timeouts} ({@link MetricsFinalization}). The tasks'
+ * states and reports are kept by a {@link TaskTracker}.
  *
  * <h2>Failures</h2>
  * A task reporting FAILED, or a broken control stream, fails the query with an error naming the stage
@@ -81,10 +78,10 @@ public final class DistributedQuery implements AutoCloseable {
     private final CoordinatorMetrics metrics;
     private final StageSizer sizer;
     private final QueryEvents events;
-    private final boolean collectMetrics;
+    /** Guards the phase, the outcome, the failure and the tasks ({@link TaskTracker} shares it). */
     private final Object lock = new Object();
-    private final Map<TaskId, TrackedTask> tasks = new LinkedHashMap<>();
-    private final CompletableFuture<FinalPlan> finalPlan = new CompletableFuture<>();
+    private final TaskTracker tasks;
+    private final MetricsFinalization finalization;
     private Phase phase = Phase.NEW;
     private Outcome outcome;
     private QuiverException failure;
@@ -108,11 +105,14 @@ public final class DistributedQuery implements AutoCloseable {
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
         this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
-        this.collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.sizer = requireNonNull(sizer, "sizer is null");
         this.events = requireNonNull(events, "events is null");
+        boolean collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
+        this.tasks = new TaskTracker(lock, events, collectMetrics, this::fail, this::completeIfFinal, this::onSample);
+        this.finalization = new MetricsFinalization(queryId, tasks, config.finalizationTimeout(), metrics, headContext.executor(),
+                this::completeIfFinal);
     }
 
     public String queryId() {
@@ -233,29 +233,23 @@ public final class DistributedQuery implements AutoCloseable {
 
     /** Opens the task's control stream; a task that cannot be started fails the query. */
     void startTask(TaskRequest request, WorkerAddress worker) {
-        TrackedTask task = new TrackedTask(request.taskId(), worker);
-        synchronized (lock) {
-            tasks.put(task.id, task);
-            task.state = TaskState.SENT;
-        }
-        events.emit(new QueryEvent.TaskStateChanged(task.id, worker, TaskState.PLANNED, Optional.empty()));
-        events.emit(new QueryEvent.TaskStateChanged(task.id, worker, TaskState.SENT, Optional.empty()));
+        TrackedTask task = tasks.add(request.taskId(), worker);
         TaskControl control;
         try {
-            control = workers.get(worker).startTask(request, new Listener(task));
+            control = workers.get(worker).startTask(request, tasks.listener(task));
         } catch (RuntimeException e) {
             QuiverException error = asQuiver(e, "Could not start task " + task.id + " of stage " + task.id.stageId() + " on worker " + worker);
-            onReport(task, new TaskReport(task.id, worker, TaskState.FAILED, List.of(), Optional.of(TaskError.of(error))));
+            tasks.failed(task, error);
             throw error;
         }
         metrics.taskDispatched();
         boolean endNow;
         synchronized (lock) {
-            task.control = control;
+            tasks.opened(task, control);
             endNow = phase == Phase.ENDING || phase == Phase.DONE;
         }
         if (endNow) {
-            endTask(task);
+            tasks.end(task);
         }
     }
 
@@ -287,7 +281,7 @@ public final class DistributedQuery implements AutoCloseable {
         QuiverException reported;
         synchronized (lock) {
             long deadline = System.nanoTime() + config.failureGrace().toNanos();
-            while (failure == null && !cancelled && !allFinal()) {
+            while (failure == null && !cancelled && !tasks.allFinal()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -331,7 +325,7 @@ public final class DistributedQuery implements AutoCloseable {
         headContext.fail(error);
         queryEnded(Outcome.FAILED, error);
         // not on the transport thread that told us: ending the other tasks writes to their streams
-        if (!tryExecute("end-" + queryId, this::endTasks)) {
+        if (!tryExecute(headContext.executor(), "end-" + queryId, this::endTasks)) {
             endTasks();
         }
     }
@@ -378,153 +372,45 @@ public final class DistributedQuery implements AutoCloseable {
                 return;
             }
             phase = Phase.ENDING;
-            toEnd = new ArrayList<>(tasks.values());
+            toEnd = tasks.all();
         }
         for (TrackedTask task : toEnd) {
-            endTask(task);
+            tasks.end(task);
         }
-        // without threads (the session is closing) there is no watchdog: the worker clients' close aborts what is left
-        tryExecute("finalize-" + queryId, this::awaitFinalReports);
+        finalization.startWatchdog();
         completeIfFinal();
     }
 
-    private void endTask(TrackedTask task) {
-        TaskControl control;
-        synchronized (lock) {
-            if (task.endSent || task.control == null || task.isFinal()) {
-                return;
-            }
-            task.endSent = true;
-            control = task.control;
-        }
-        try {
-            control.endQuery();
-        } catch (RuntimeException e) {
-            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(),
-                    Optional.of(TaskError.of(asQuiver(e, "Ending task " + task.id + " on worker " + task.worker)))));
+    private void onSample(TaskId task, PartitionSample sample) {
+        AdaptiveStageLoop loop = adaptiveLoop;
+        if (loop != null) {
+            loop.onSample(task, sample);
         }
     }
 
-    private void awaitFinalReports() {
-        try {
-            finalPlan.get(config.finalizationTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            metrics.finalizationTimedOut();
-            giveUpOnMissingReports();
-        } catch (InterruptedException e) {
-            // the coordinator is closing; give up on what has not reported
-            giveUpOnMissingReports();
-        } catch (ExecutionException e) {
-            // completed exceptionally: nothing left to wait for
-        }
-    }
-
-    private void giveUpOnMissingReports() {
-        List<TrackedTask> missing;
-        synchronized (lock) {
-            missing = tasks.values().stream().filter(t -> !t.isFinal()).toList();
-        }
-        for (TrackedTask task : missing) {
-            TaskControl control;
-            synchronized (lock) {
-                control = task.control;
-            }
-            if (control != null) {
-                control.abort("no final report within " + config.finalizationTimeout().toSeconds() + " s");
-            }
-            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(), Optional.of(new TaskError(ErrorCode.WORKER_LOST,
-                    "worker " + task.worker + " sent no final report for task " + task.id + " within " + config.finalizationTimeout().toSeconds() + " s"))));
-        }
-        completeIfFinal();
-    }
-
-    // ---- task reports ------------------------------------------------------------------------------
-
-    private void onState(TrackedTask task, TaskState state, Optional<TaskError> error) {
-        synchronized (lock) {
-            if (task.isFinal() || task.state == state) {
-                return;
-            }
-            task.state = state;
-            events.emit(new QueryEvent.TaskStateChanged(task.id, task.worker, state, error));
-        }
-        if (state == TaskState.FAILED) {
-            fail(taskFailure(task, error.orElse(new TaskError(ErrorCode.REMOTE_TASK_FAILED, "the task failed without an error message"))));
-        }
-    }
-
-    private void onReport(TrackedTask task, TaskReport received) {
-        TaskReport report = collectMetrics ? received
-                : new TaskReport(received.taskId(), received.worker(), received.state(), List.of(), received.error());
-        synchronized (lock) {
-            if (task.isFinal()) {
-                return;
-            }
-            task.report = report;
-            if (task.state != report.state()) {
-                task.state = report.state();
-                events.emit(new QueryEvent.TaskStateChanged(task.id, task.worker, report.state(), report.error()));
-            }
-            lock.notifyAll();
-        }
-        if (report.state() == TaskState.FAILED) {
-            fail(taskFailure(task, report.error().orElse(new TaskError(ErrorCode.REMOTE_TASK_FAILED, "the task failed without an error message"))));
-        }
-        completeIfFinal();
-    }
-
-    private QuiverException taskFailure(TrackedTask task, TaskError error) {
-        String message = error.message();
-        String where = "stage " + task.id.stageId() + " (task " + task.id + ") on worker " + task.worker;
-        return new QuiverException(error.code(), message.contains(task.worker.toString()) && message.contains("stage " + task.id.stageId())
-                ? message : "Task failed in " + where + ": " + message);
-    }
-
-    private boolean allFinal() {
-        return tasks.values().stream().allMatch(TrackedTask::isFinal);
-    }
-
+    /** Once the query is ending and every task has its final report, publishes the final plan (once). */
     private void completeIfFinal() {
         FinalPlan done;
         List<TaskControl> controls;
         synchronized (lock) {
-            if (phase != Phase.ENDING || !allFinal()) {
+            if (phase != Phase.ENDING || !tasks.allFinal()) {
                 return;
             }
             phase = Phase.DONE;
-            List<TaskReport> reports = tasks.values().stream().map(t -> t.report).toList();
             List<OperatorMetricsSnapshot> head = headPlan == null ? List.of() : OperatorMetricsSnapshot.of(headPlan);
             AdaptiveStageLoop loop = adaptiveLoop;
-            done = new FinalPlan(queryId, loop == null ? plan : loop.finalPlan(), reports, head, Optional.ofNullable(failure),
+            done = new FinalPlan(queryId, loop == null ? plan : loop.finalPlan(), tasks.reports(), head, Optional.ofNullable(failure),
                     loop == null ? Map.of() : loop.decisions());
-            controls = tasks.values().stream().map(t -> t.control).filter(c -> c != null).toList();
+            controls = tasks.controls();
         }
-        // Closing a control stream waits for its reader, which may be the very thread reporting the
-        // last final report: close them on a thread of our own, then publish the final plan.
-        Runnable closeAndPublish = () -> {
-            for (TaskControl control : controls) {
-                try {
-                    control.close();
-                } catch (RuntimeException ignored) {
-                    // the stream already delivered its final report; nothing is lost
-                }
-            }
-            finalPlan.complete(done);
-        };
-        if (controls.isEmpty()) {
-            closeAndPublish.run();
-            return;
-        }
-        if (!tryExecute("close-controls-" + queryId, closeAndPublish)) {
-            closeAndPublish.run();
-        }
+        finalization.publish(done, controls);
     }
 
     // ---- views for the handle ----------------------------------------------------------------------
 
     /** Completes once every task of the query is terminal and its report is in; never waits for a task that will not run. */
     public CompletableFuture<FinalPlan> finalPlan() {
-        return finalPlan;
+        return finalization.finalPlan();
     }
 
     /** The events so far, in order. */
@@ -534,11 +420,7 @@ public final class DistributedQuery implements AutoCloseable {
 
     /** Each dispatched task's last known state. */
     public Map<TaskId, TaskState> taskStates() {
-        synchronized (lock) {
-            Map<TaskId, TaskState> states = new LinkedHashMap<>();
-            tasks.forEach((id, task) -> states.put(id, task.state));
-            return states;
-        }
+        return tasks.states();
     }
 
     /** Ends the query if it still runs (a handle closed without reading its results); does not wait for the final reports. */
@@ -552,17 +434,17 @@ public final class DistributedQuery implements AutoCloseable {
             }
         }
         if (neverStarted) {
-            finalPlan.complete(new FinalPlan(queryId, plan, List.of(), List.of(), Optional.empty()));
+            finalization.publishEmpty(new FinalPlan(queryId, plan, List.of(), List.of(), Optional.empty()));
             return;
         }
         queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
         endTasks();
     }
 
-    /** Runs {@code task} on a thread of the session's executor; false if the executor no longer takes work (it is closing). */
-    private boolean tryExecute(String name, Runnable task) {
+    /** Runs {@code task} on a thread of {@code executor}; false if the executor no longer takes work (it is closing). */
+    static boolean tryExecute(QuiverExecutor executor, String name, Runnable task) {
         try {
-            headContext.executor().execute(name, task);
+            executor.execute(name, task);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
@@ -574,37 +456,5 @@ public final class DistributedQuery implements AutoCloseable {
             return quiver;
         }
         return new QuiverException(ErrorCode.INTERNAL_ERROR, context + " failed: " + error, error);
-    }
-
-    /** Routes one task's control-stream callbacks into the query. */
-    private final class Listener implements TaskListener {
-        private final TrackedTask task;
-
-        Listener(TrackedTask task) {
-            this.task = task;
-        }
-
-        @Override
-        public void onStateChanged(TaskId id, TaskState state, Optional<TaskError> error) {
-            onState(task, state, error);
-        }
-
-        @Override
-        public void onFinalReport(TaskReport report) {
-            onReport(task, report);
-        }
-
-        @Override
-        public void onSample(TaskId id, PartitionSample sample) {
-            AdaptiveStageLoop loop = adaptiveLoop;
-            if (loop != null) {
-                loop.onSample(id, sample);
-            }
-        }
-
-        @Override
-        public void onStreamFailed(TaskId id, QuiverException error) {
-            onReport(task, new TaskReport(task.id, task.worker, TaskState.FAILED, List.of(), Optional.of(TaskError.of(error))));
-        }
     }
 }

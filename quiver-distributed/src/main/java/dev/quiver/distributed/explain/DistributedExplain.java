@@ -73,7 +73,8 @@ public final class DistributedExplain {
     /** {@link #text(FinalPlan)} as Graphviz DOT. */
     public static String dot(FinalPlan executed) {
         requireNonNull(executed, "executed is null");
-        return new DotRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics()))).render();
+        return new DotRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())), decisionLines(executed))
+                .render();
     }
 
     /**

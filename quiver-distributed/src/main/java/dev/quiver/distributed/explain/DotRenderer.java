@@ -11,19 +11,26 @@ import java.util.Optional;
 
 /**
  * The Graphviz form: one cluster per stage (its task count, partitions and hint in the label,
- * with task states when reports are given), one box per operator of task 0's plan, data flowing
+ * then AQE's decision lines when given, and task states when reports are given), one box per operator of task 0's plan, data flowing
  * upwards, and an edge labelled with the boundary's partition math from each producer stage's
  * top operator to the {@code StageInputExec} that reads it.
  */
 final class DotRenderer {
     private final DistributedPlan plan;
     private final Optional<Map<Integer, StageMetrics>> metrics;
+    private final Map<Integer, List<String>> notes;
     private final StringBuilder out = new StringBuilder();
     private final List<String> boundaryEdges = new ArrayList<>();
 
     DotRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics) {
+        this(plan, metrics, Map.of());
+    }
+
+    /** @param notes extra lines per stage id, shown under its hint (AQE's decision and estimates, as in the text form) */
+    DotRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics, Map<Integer, List<String>> notes) {
         this.plan = plan;
         this.metrics = metrics;
+        this.notes = notes;
     }
 
     String render() {
@@ -40,6 +47,7 @@ final class DotRenderer {
         List<String> label = new ArrayList<>();
         label.add("Stage " + stage.stageId() + (stage.isHead() ? " (head, coordinator)" : "") + ": " + TextRenderer.counts(stage));
         label.add(stage.taskCountHint().toString());
+        label.addAll(notes.getOrDefault(stage.stageId(), List.of()));
         Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
         stageMetrics.ifPresent(m -> label.addAll(m.taskLines()));
         out.append("  subgraph cluster_s").append(stage.stageId()).append(" {\n    label=\"").append(escape(String.join("\n", label)))

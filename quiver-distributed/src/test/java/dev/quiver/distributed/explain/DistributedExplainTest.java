@@ -2,10 +2,13 @@ package dev.quiver.distributed.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.aqe.StageCost;
+import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskError;
 import dev.quiver.distributed.task.TaskId;
@@ -26,6 +29,7 @@ import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
@@ -154,5 +158,22 @@ class DistributedExplainTest {
         assertThat(dot).contains("  s0_n0 -> s1_n1 [style=bold, label=\"shuffle to stage 1: 3 tasks × Hash([k@0], 6) → consumer task t reads [2t, 2t+2)\"];\n");
         assertThat(dot).contains("  s1_n0 -> s2_n1 [style=bold, label=\"coalesce to stage 2: 3 tasks × 2 partitions → 1 consumer task reads all 6\"];\n");
         assertThat(dot).isEqualTo(DistributedExplain.dot(distinct()));
+    }
+
+    @Test
+    void dotShowsAqeDecisionsInTheStageLabelOnlyWhenTheQueryWasSizedAdaptively() {
+        DistributedPlan plan = distinct();
+        TaskCountHint.Desired hint = TaskCountHint.desired(3, "cost 4.0 KiB / P=2");
+        StageCost cost = new StageCost(4096, 30, 240, List.of(), List.of("table \"t\""));
+        FinalPlan adaptive = new FinalPlan("q1", plan, List.of(), List.of(), Optional.empty(),
+                Map.of(0, new StageDecision(0, cost, hint, hint, Optional.empty())));
+        assertThat(DistributedExplain.text(adaptive)).contains("| aqe: 3 tasks from Desired(3) from cost 4.0 KiB / P=2\n");
+        // the same lines in the stage's label, under the hint, with the label's quotes escaped
+        assertThat(DistributedExplain.dot(adaptive)).contains("label=\"Stage 0: 3 tasks × 2 partitions\\nDesired(3) from MemoryScanExec")
+                .contains("\\naqe: 3 tasks from Desired(3) from cost 4.0 KiB / P=2\\naqe: cost 4.0 KiB (estimated output ~30 rows, ~240 B); "
+                        + "no statistics for table \\\"t\\\"\";\n");
+
+        FinalPlan planned = new FinalPlan("q1", plan, List.of(), List.of(), Optional.empty());
+        assertThat(DistributedExplain.dot(planned)).doesNotContain("aqe:");
     }
 }

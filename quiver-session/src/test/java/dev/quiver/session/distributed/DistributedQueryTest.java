@@ -221,6 +221,24 @@ class DistributedQueryTest {
     }
 
     @Test
+    void explainAnalyzeInDotShowsTheAqeDecisionsOfAnAdaptiveQueryOnly() {
+        String query = "EXPLAIN ANALYZE SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority";
+        session.execute("SET explain_format = 'dot'").close();
+        try {
+            String planned = (String) session.executeScript(query).rows().get(0).get(0);
+            assertThat(planned).startsWith("digraph").contains("FINISHED").doesNotContain("aqe:");
+            session.execute("SET distributed.dynamic_task_count = true").close();
+            String adaptive = (String) session.executeScript(query).rows().get(0).get(0);
+            assertThat(adaptive).startsWith("digraph").contains("FINISHED")
+                    .contains("\\naqe: 1 task from", "\\naqe: cost ", "\\naqe: estimated rows=", "\\naqe: actual rows=");
+        } finally {
+            session.execute("SET distributed.dynamic_task_count = false").close();
+            session.execute("SET explain_format = 'text'").close();
+        }
+        assertNothingLeftOnWorkers();
+    }
+
+    @Test
     void distributedSettingsAreValidated() {
         assertThatThrownBy(() -> session.execute("SET distributed.compression = 'snappy'")).isInstanceOfSatisfying(QuiverException.class,
                 e -> assertThat(e.getMessage()).contains("lz4, zstd or none"));
