@@ -41,18 +41,23 @@ import java.util.concurrent.TimeoutException;
  * The coordinator's adaptive loop (DESIGN §5): walks the stages of a query bottom-up and, for each,
  * once every stage it reads has been sampled:
  * <ol>
- *   <li>closes it and attaches its inputs' sampled statistics to its {@link StageInputExec}s;</li>
+ *   <li>closes it, reads each shuffle input with the {@code P_c} a handler chose at that boundary
+ *       ({@link AdaptiveStageEvents#onStageClosed}) and attaches its inputs' sampled statistics to its
+ *       {@link StageInputExec}s;</li>
  *   <li>costs it from its leaves ({@link dev.quiver.distributed.aqe.CostModel}) and takes
  *       {@link AdaptiveTaskCount#desired} from the cost, merged with its nodes' hints, the
  *       {@code Exact} hints of leaves that cannot split (a source without a TaskEstimator runs as one
  *       task, and its origin says why) and the hook's hints ({@link AdaptivePlanning#stageHints()},
- *       where the stage-built events of DESIGN §6 plug in);</li>
+ *       where the stage-built events of DESIGN §6 plug in); fires the stage-built event
+ *       ({@link AdaptiveStageEvents#onStageSized}), sizes a rewritten stage again, and only then
+ *       announces the decision it dispatches ({@code StageCosted}, {@code StageSized}, once each);</li>
  *   <li>dispatches its tasks at once, each plan under a {@link SamplerExec} and without a producer
  *       head: the head is bound late, by the first data ticket of the consumer, once the consumer is
  *       sized;</li>
  *   <li>gathers the samples the workers send on the control streams into a
  *       {@link StageSampleCollector} until its stop rule holds, and keeps the extrapolated output for
- *       its consumer.</li>
+ *       its consumer; samples that arrive before the stage's {@code StageDispatched} event are held
+ *       until it is out, so a stage's {@code StageSampled} always follows it.</li>
  * </ol>
  * Stages are walked in the cutter's order (every stage after the stages it reads), and a stage waits
  * only for its own inputs' samples: independent branches are dispatched without waiting for each

@@ -45,7 +45,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Exact consumer task counts through a {@link QuerySession} with stage-event handlers, on one
  * 4-worker local cluster over TPC-H SF 0.01, in static and in adaptive mode
- * ({@code distributed.dynamic_task_count}): one test or more per semantics bullet of issue 6.
+ * ({@code distributed.dynamic_task_count}): one test or more per semantics bullet of issue 6, and
+ * the adaptive loop's events around them (one {@code StageCosted}/{@code StageSized} per stage after
+ * a rewrite; {@code StageSampled} after its stage's {@code StageDispatched}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExactConsumerSessionTest {
