@@ -149,8 +149,9 @@ final class ExactConsumerTour {
                 }
                 Outcome at = runDistributed(catalog, memoryLimit, high << 20, exact);
                 smallest[mode] = high;
-                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker, %.3f s%s%n", exact ? "exact" : "advisory", high,
-                        at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()), at.seconds(),
+                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker (GROUP BY state %s), %.3f s%s%n",
+                        exact ? "exact" : "advisory", high, at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()),
+                        ByteSize.formatBytes(at.aggregatePeakWorkerBytes()), at.seconds(),
                         at.sizing().map(sizing -> "; the handler: " + sizing.summary()).orElse(""));
                 out.flush();
             }

@@ -36,8 +36,8 @@ class DemoCommandTest {
                 .containsPattern("advisory: +AQE sized the GROUP BY to [1-7] tasks? \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: "
                         + ".*Resources exhausted")
                 .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.exact\\.AggregateMemorySizingHandler\\): n=\\d tasks")
-                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB, measured peak [0-9.]+ MiB; "
-                        + "result equal to the single-node result")
+                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB × safety factor, "
+                        + "plus producer and sampler\\), measured peak [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB\\); result equal to the single-node result")
                 .containsPattern("(?m)^  Agg +\\d+\\.\\d{3} s +1 row   GROUP BY of 1199907 groups on 8 workers: advisory [1-7] tasks? failed "
                         + "\\(EXCEEDED_MEMORY_LIMIT\\), exact n=\\d");
     }
