@@ -18,6 +18,9 @@ import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.operator.FilterExec;
+import dev.quiver.engine.operator.UnionExec;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
@@ -148,6 +151,27 @@ class SamplerExecTest {
         for (PartitionSample sample : sink.samples) {
             assertThat(sample.driverRowsPulled()).isGreaterThan(2 * sample.rows());
             assertThat(sample.completion()).isBetween(0.0, 1.0);
+        }
+    }
+
+    /**
+     * A union under the aggregate: each partition reads one child's partition, but the leaves are
+     * not aligned with the plan's partitions, so whether the aggregate's input ended cannot be told
+     * and a cut sample's completion stays unknown, though the aggregate reports what it holds.
+     */
+    @Test
+    void aBlockedPartitionWhoseLeavesAreNotAlignedDoesNotKnowItsCompletion() {
+        ExecutionPlan union = new UnionExec(List.of(scan(catalog, "orders", 1), scan(catalog, "orders", 1)));
+        ExecutionPlan groups = new HashAggregateExec(AggregateMode.PARTIAL, List.of(column(union, "o_orderkey")), List.of("o_orderkey"), List.of(),
+                union);
+        SamplerExec sampler = new SamplerExec(groups, List.of(column(groups, "o_orderkey")), 1);
+        try (TaskContext context = context(testing, BATCH_ROWS, new RecordingSink())) {
+            PartitionSample sample = sampler.sample(0, context).orElseThrow();
+            assertThat(sample.blocked()).isTrue();
+            assertThat(sample.endOfStream()).isFalse();
+            assertThat(sample.driverState()).isEqualTo(DriverState.UNKNOWN);
+            assertThat(sample.pendingRows()).isPositive();
+            assertThat(sample.completion()).isEqualTo(-1.0);
         }
     }
 
