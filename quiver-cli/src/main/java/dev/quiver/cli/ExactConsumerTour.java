@@ -1,67 +1,86 @@
 package dev.quiver.cli;
 
+import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
 import dev.quiver.distributed.exact.AggregateSizing;
+import dev.quiver.distributed.task.OperatorMetricsSnapshot;
+import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The demo's last chapter (issue 6, DESIGN §6): a high-cardinality GROUP BY over TPC-H lineitem
- * keys on local workers with a per-worker memory limit. The advisory task count (the planner's
- * static count: the GROUP BY gets as many tasks as the scan feeding it) puts too many groups in a
- * task and the query fails with EXCEEDED_MEMORY_LIMIT; with the {@link AggregateMemorySizingHandler}
- * registered, the consumer gets an exact task count from the workers' memory and the query
- * completes with the single-node result. Static task counts because AQE's advisory count for this
- * query depends on how far its samplers got (1–2 tasks from a lower-bound sample, up to all workers
- * from a complete one): a demo must fail the same way every time (docs/exact-consumer-tasks.md).
+ * keys on local workers with a per-worker memory limit, under AQE at its default
+ * {@code distributed.dynamic_bytes_per_partition}. AQE sizes the GROUP BY's stage by bytes: 16 MiB
+ * of cost per partition, 8 partitions per task (as on 8-core workers), so 1.2 million groups go to
+ * 3 tasks on 8 workers, and each task's hash tables exceed its worker's memory: the query fails
+ * with EXCEEDED_MEMORY_LIMIT. With the {@link AggregateMemorySizingHandler} registered, the consumer
+ * gets an exact task count sized from the groups and the workers' memory, and the query completes
+ * with the single-node result. Should AQE's sample of the producer be cut short (a lower bound),
+ * its advisory count only gets smaller, and the handler ignores lower-bound samples: the chapter
+ * fails and completes the same way every time (docs/exact-consumer-tasks.md).
  */
 final class ExactConsumerTour {
     static final int WORKERS = 8;
-    /** The chapter runs at this multiple of the demo's scale factor: SF 0.3 (1.8 million groups) for the demo's default 0.1. */
-    static final int SCALE = 3;
+    /** The chapter runs at this multiple of the demo's scale factor, and at least at {@link #MIN_SCALE_FACTOR}. */
+    static final int SCALE = 2;
+    /** 1.2 million groups: AQE's advisory count (3 tasks) then stays well below the 8 workers. */
+    static final double MIN_SCALE_FACTOR = 0.2;
     /**
-     * The per-worker memory limit at the chapter's SF 0.3, scaled with the scale factor (at least
-     * {@link #MIN_WORKER_MEMORY}); the launcher ({@code ./quiver}) sizes the JVM for it.
+     * The per-worker memory limit at the chapter's SF 0.2, scaled with its scale factor; the launcher
+     * ({@code ./quiver}) sizes the JVM for it. Between what the handler's 8 tasks need (~40 MiB with
+     * its safety factor) and what AQE's 3 tasks need (over 48 MiB).
      */
-    static final long WORKER_MEMORY_AT_SF_03 = 64L << 20;
-    static final long MIN_WORKER_MEMORY = 16L << 20;
-    private static final int PARTITIONS = 2;
+    static final long WORKER_MEMORY_AT_SF_02 = 44L << 20;
+    /** Partitions per task: AQE divides its partition count by this to get tasks. */
+    static final int PARTITIONS = 8;
     private static final long CACHE_BYTES = 512L << 20;
+    private static final long FINAL_PLAN_WAIT_SECONDS = 30;
     static final String QUERY = "SELECT count(*) AS groups, sum(c) AS line_items, sum(q) AS quantity, sum(s) AS suppkeys,"
             + " sum(l_orderkey + l_partkey) AS key_sum FROM (SELECT l_orderkey, l_partkey, count(*) AS c, sum(l_quantity) AS q,"
             + " max(l_suppkey) AS s FROM lineitem GROUP BY l_orderkey, l_partkey)";
 
     /** What one distributed run did. */
     record Outcome(Optional<QueryResult> result, Optional<QuiverException> error, double seconds, int aggregateTasks, long peakWorkerBytes,
-            Optional<AggregateSizing> sizing) {}
+            long aggregatePeakWorkerBytes, Optional<AggregateSizing> sizing) {}
 
     private ExactConsumerTour() {}
 
-    static long workerMemory(double chapterScaleFactor) {
-        long scaled = (long) (WORKER_MEMORY_AT_SF_03 * chapterScaleFactor / 0.3);
-        return Math.max(MIN_WORKER_MEMORY, scaled >> 20 << 20);
+    static double chapterScaleFactor(double demoScaleFactor) {
+        return Math.max(MIN_SCALE_FACTOR, BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue());
     }
 
-    /** Runs the chapter at {@code SCALE ×} the demo's scale factor; returns the summary line. */
+    static long workerMemory(double chapterScaleFactor) {
+        return (long) (WORKER_MEMORY_AT_SF_02 * chapterScaleFactor / MIN_SCALE_FACTOR) >> 20 << 20;
+    }
+
+    /** Runs the chapter at {@link #chapterScaleFactor} of the demo's; returns the summary line. */
     static String run(double demoScaleFactor, long memoryLimit, PrintWriter out) {
-        double scaleFactor = BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue();
+        double scaleFactor = chapterScaleFactor(demoScaleFactor);
         long workerMemory = workerMemory(scaleFactor);
         out.printf(Locale.ROOT, "== Exact consumer tasks: a high-cardinality GROUP BY on %d workers of %s each (TPC-H SF %s lineitem)%n",
                 WORKERS, ByteSize.formatBytes(workerMemory), DemoCommand.formatScaleFactor(scaleFactor));
         out.println("   " + QUERY);
-        out.println("   static task counts (distributed.dynamic_task_count=false): the advisory count is the planner's, from the scan");
+        out.printf(Locale.ROOT, "   AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), %d partitions per task%n", PARTITIONS);
         out.flush();
         try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
             long start = System.nanoTime();
@@ -73,8 +92,8 @@ final class ExactConsumerTour {
             out.printf(Locale.ROOT, "single node:  %s groups in %.3f s (with data generation)%n", singleNode.rows().get(0).get(0), singleSeconds);
 
             Outcome advisory = runDistributed(catalog, memoryLimit, workerMemory, false);
-            out.printf(Locale.ROOT, "advisory:     %d task%s for the GROUP BY (fewer than the %d workers): %s after %.3f s; peak %s on a worker%n",
-                    advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s", WORKERS,
+            out.printf(Locale.ROOT, "advisory:     AQE sized the GROUP BY to %d task%s (%s the %d workers): %s after %.3f s; peak %s on a worker%n",
+                    advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s", advisory.aggregateTasks() < WORKERS ? "fewer than" : "as many as", WORKERS,
                     advisory.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), advisory.seconds(),
                     ByteSize.formatBytes(advisory.peakWorkerBytes()));
 
@@ -84,9 +103,11 @@ final class ExactConsumerTour {
                     exact.aggregateTasks());
             out.println("   the handler: " + sizing.summary());
             boolean equal = exact.result().isPresent() && exact.result().get().rows().equals(singleNode.rows());
-            out.printf(Locale.ROOT, "   %s after %.3f s; memory per worker: estimated %s, measured peak %s; result %s the single-node result%n",
+            out.printf(Locale.ROOT, "   %s after %.3f s; memory per worker: estimated %s (GROUP BY state %s × safety factor, plus producer and sampler),"
+                            + " measured peak %s (GROUP BY state %s); result %s the single-node result%n",
                     exact.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), exact.seconds(),
-                    ByteSize.formatBytes(sizing.workerBytes()), ByteSize.formatBytes(exact.peakWorkerBytes()), equal ? "equal to" : "DIFFERENT FROM");
+                    ByteSize.formatBytes(sizing.workerBytes()), ByteSize.formatBytes(sizing.taskBytes() * ((sizing.consumerTasks() + WORKERS - 1) / WORKERS)),
+                    ByteSize.formatBytes(exact.peakWorkerBytes()), ByteSize.formatBytes(exact.aggregatePeakWorkerBytes()), equal ? "equal to" : "DIFFERENT FROM");
             out.println();
             out.flush();
             if (!equal) {
@@ -104,8 +125,8 @@ final class ExactConsumerTour {
      * and the wall time of the run at that limit.
      */
     static void measure(double demoScaleFactor, long memoryLimit, PrintWriter out) {
-        double scaleFactor = BigDecimal.valueOf(demoScaleFactor).multiply(BigDecimal.valueOf(SCALE)).doubleValue();
-        out.printf(Locale.ROOT, "Smallest per-worker memory limit at which the GROUP BY completes, %d workers, TPC-H SF %s, static task counts:%n", WORKERS,
+        double scaleFactor = chapterScaleFactor(demoScaleFactor);
+        out.printf(Locale.ROOT, "Smallest per-worker memory limit at which the GROUP BY completes, %d workers, TPC-H SF %s, AQE on:%n", WORKERS,
                 DemoCommand.formatScaleFactor(scaleFactor));
         out.flush();
         try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
@@ -128,8 +149,9 @@ final class ExactConsumerTour {
                 }
                 Outcome at = runDistributed(catalog, memoryLimit, high << 20, exact);
                 smallest[mode] = high;
-                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker, %.3f s%s%n", exact ? "exact" : "advisory", high,
-                        at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()), at.seconds(),
+                out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker (GROUP BY state %s), %.3f s%s%n",
+                        exact ? "exact" : "advisory", high, at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()),
+                        ByteSize.formatBytes(at.aggregatePeakWorkerBytes()), at.seconds(),
                         at.sizing().map(sizing -> "; the handler: " + sizing.summary()).orElse(""));
                 out.flush();
             }
@@ -142,7 +164,7 @@ final class ExactConsumerTour {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS)
-                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(false).queryEventListener(heard::add);
+                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(true).queryEventListener(heard::add);
         if (exact) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }
@@ -150,8 +172,15 @@ final class ExactConsumerTour {
             long start = System.nanoTime();
             Optional<QueryResult> result = Optional.empty();
             Optional<QuiverException> error = Optional.empty();
-            try {
-                result = Optional.of(session.executeScript(QUERY));
+            long aggregatePeak = 0;
+            try (QueryHandle handle = session.execute(QUERY)) {
+                result = Optional.of(handle.collect());
+                aggregatePeak = aggregatePeakPerWorker(handle.finalPlan().get(FINAL_PLAN_WAIT_SECONDS, TimeUnit.SECONDS), aggregateStage(heard));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the final plan", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("the final plan of the GROUP BY did not complete", e);
             } catch (QuiverException e) {
                 // the task's own failure, or the head's read of its output when that came first (it names the code)
                 boolean outOfMemory = e.errorCode() == ErrorCode.EXCEEDED_MEMORY_LIMIT
@@ -164,16 +193,35 @@ final class ExactConsumerTour {
             double seconds = (System.nanoTime() - start) / 1e9;
             long peak = session.localCluster().orElseThrow().workers().stream().map(WorkerServer::memoryPool).mapToLong(pool -> pool.peak()).max()
                     .orElse(0);
-            return new Outcome(result, error, seconds, aggregateTasks(heard), peak, sizings.isEmpty() ? Optional.empty()
+            return new Outcome(result, error, seconds, aggregateTasks(heard), peak, aggregatePeak, sizings.isEmpty() ? Optional.empty()
                     : Optional.of(sizings.get(sizings.size() - 1)));
         }
     }
 
-    /** The task count the GROUP BY's stage was sized with: the first stage that reads another one, not the head. */
-    private static int aggregateTasks(List<QueryEvent> heard) {
-        int stage = heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
+    /** The GROUP BY's stage: the first stage that reads another one, not the head. */
+    private static int aggregateStage(List<QueryEvent> heard) {
+        return heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
                 .mapToInt(event -> ((QueryEvent.StageClosed) event).stageId()).findFirst().orElse(-1);
+    }
+
+    /** The task count the GROUP BY's stage was sized with (the last sizing: a sampled event may change it). */
+    private static int aggregateTasks(List<QueryEvent> heard) {
+        int stage = aggregateStage(heard);
         return heard.stream().filter(event -> event instanceof QueryEvent.StageSized sized && sized.stageId() == stage)
                 .mapToInt(event -> ((QueryEvent.StageSized) event).taskCount()).reduce((a, b) -> b).orElse(0);
+    }
+
+    /**
+     * The most GROUP BY state one worker held: per worker, the sum over its tasks of the stage's
+     * largest hash-aggregate peak (the grouped FINAL aggregate's tables, which the handler sizes).
+     */
+    private static long aggregatePeakPerWorker(FinalPlan finalPlan, int stageId) {
+        Map<WorkerAddress, Long> perWorker = new HashMap<>();
+        for (TaskReport report : finalPlan.reportsOf(stageId)) {
+            long peak = report.metrics().stream().filter(node -> node.name().equals("HashAggregateExec")).mapToLong(OperatorMetricsSnapshot::summedPeakMemoryBytes)
+                    .max().orElse(0);
+            perWorker.merge(report.worker(), peak, Long::sum);
+        }
+        return perWorker.values().stream().mapToLong(Long::longValue).max().orElse(0);
     }
 }

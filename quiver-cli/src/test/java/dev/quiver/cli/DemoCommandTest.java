@@ -28,15 +28,17 @@ class DemoCommandTest {
                 .containsPattern("task \\d+ on 127\\.0\\.0\\.1:\\d+: FINISHED")
                 .containsPattern("10 rows in \\d+\\.\\d{3} s, equal to the single-node result; \\d+ stages, \\d+ worker tasks")
                 .containsPattern("(?m)^  Q3 +\\d+\\.\\d{3} s +10 rows  the same, on 4 workers")
-                // the last chapter: the high-cardinality GROUP BY (SF 0.03 here: ~180,000 groups) fails with the advisory (static) count and
-                // completes with the exact count of the reference handler
-                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 16.0 MiB each (TPC-H SF 0.03 lineitem)")
-                .containsPattern("single node: +180502 groups")
-                .containsPattern("advisory: +\\d+ tasks? for the GROUP BY \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: .*Resources exhausted")
+                // the last chapter (always at least SF 0.2: 1.2 million groups): the high-cardinality GROUP BY fails with AQE's advisory
+                // count and completes with the exact count of the reference handler
+                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 44.0 MiB each (TPC-H SF 0.2 lineitem)")
+                .contains("AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), 8 partitions per task")
+                .containsPattern("single node: +1199907 groups")
+                .containsPattern("advisory: +AQE sized the GROUP BY to [1-7] tasks? \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: "
+                        + ".*Resources exhausted")
                 .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.exact\\.AggregateMemorySizingHandler\\): n=\\d tasks")
-                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB, measured peak [0-9.]+ MiB; "
-                        + "result equal to the single-node result")
-                .containsPattern("(?m)^  Agg +\\d+\\.\\d{3} s +1 row   GROUP BY of 180502 groups on 8 workers: advisory \\d+ tasks? failed "
+                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB × safety factor, "
+                        + "plus producer and sampler\\), measured peak [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB\\); result equal to the single-node result")
+                .containsPattern("(?m)^  Agg +\\d+\\.\\d{3} s +1 row   GROUP BY of 1199907 groups on 8 workers: advisory [1-7] tasks? failed "
                         + "\\(EXCEEDED_MEMORY_LIMIT\\), exact n=\\d");
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.UnionExec;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
@@ -31,11 +32,17 @@ import java.util.OptionalInt;
 public final class DriverLeaves {
     private record Leaf(ExecutionPlan node, boolean aligned) {}
 
+    /**
+     * The blocking operators on the driver path, and whether each is the plan's output but for
+     * row-preserving operators above it (projections), read for the same partition.
+     */
+    private record Blocking(ExecutionPlan node, boolean atOutput) {}
+
     private final List<Leaf> leaves;
-    private final List<String> blocking;
+    private final List<Blocking> blocking;
     private final int partitionCount;
 
-    private DriverLeaves(List<Leaf> leaves, List<String> blocking, int partitionCount) {
+    private DriverLeaves(List<Leaf> leaves, List<Blocking> blocking, int partitionCount) {
         this.leaves = List.copyOf(leaves);
         this.blocking = List.copyOf(blocking);
         this.partitionCount = partitionCount;
@@ -46,28 +53,29 @@ public final class DriverLeaves {
         requireNonNull(plan, "plan is null");
         int partitions = plan.outputPartitioning().partitionCount();
         List<Leaf> leaves = new ArrayList<>();
-        List<String> blocking = new ArrayList<>();
-        collect(plan, true, partitions, leaves, blocking);
+        List<Blocking> blocking = new ArrayList<>();
+        collect(plan, true, true, partitions, leaves, blocking);
         return new DriverLeaves(leaves, blocking, partitions);
     }
 
-    private static void collect(ExecutionPlan node, boolean aligned, int partitions, List<Leaf> out, List<String> blocking) {
+    private static void collect(ExecutionPlan node, boolean aligned, boolean atOutput, int partitions, List<Leaf> out, List<Blocking> blocking) {
         if (node.children().isEmpty()) {
             out.add(new Leaf(node, aligned && node.outputPartitioning().partitionCount() == partitions));
             return;
         }
         if (node instanceof HashAggregateExec || node instanceof SortExec sort && sort.fetch().isEmpty()) {
-            blocking.add(node.displayLine());
+            blocking.add(new Blocking(node, atOutput && aligned && node.outputPartitioning().partitionCount() == partitions));
         }
         boolean keeps = aligned && !(node instanceof RepartitionExec || node instanceof CoalescePartitionsExec
                 || node instanceof SortPreservingMergeExec || node instanceof UnionExec);
+        boolean childAtOutput = atOutput && node instanceof ProjectionExec;
         if (node instanceof HashJoinExec join) {
-            collect(join.right(), keeps, partitions, out, blocking);
+            collect(join.right(), keeps, false, partitions, out, blocking);
         } else if (node instanceof NestedLoopJoinExec join) {
-            collect(join.right(), keeps, partitions, out, blocking);
+            collect(join.right(), keeps, false, partitions, out, blocking);
         } else {
             for (ExecutionPlan child : node.children()) {
-                collect(child, keeps, partitions, out, blocking);
+                collect(child, keeps, childAtOutput, partitions, out, blocking);
             }
         }
     }
@@ -83,6 +91,43 @@ public final class DriverLeaves {
      */
     public boolean isBlocked() {
         return !blocking.isEmpty();
+    }
+
+    /**
+     * Whether the driver leaves of {@code partition} are still running or have all ended (live
+     * metrics). A blocking operator (see {@link #isBlocked()}) that has output rows while they run
+     * did not wait for its whole input: it streams, and the leaves' progress measures its output's.
+     * Only aligned leaves are read: a partition that shares a leaf with others cannot tell its own
+     * input's end from theirs.
+     */
+    public DriverState state(int partition) {
+        int ended = 0;
+        for (Leaf leaf : leaves) {
+            if (!leaf.aligned()) {
+                return DriverState.UNKNOWN;
+            }
+            if (leaf.node().metrics().partition(partition).endOfStream()) {
+                ended++;
+            }
+        }
+        if (leaves.isEmpty() || ended > 0 && ended < leaves.size()) {
+            return DriverState.UNKNOWN;
+        }
+        return ended == 0 ? DriverState.RUNNING : DriverState.ENDED;
+    }
+
+    /**
+     * Rows the blocking operator of the driver path still holds for {@code partition} and will
+     * output (live metrics): known when the path has one blocking operator, which reports them
+     * (an aggregate, a sort), and only projections sit above it, so that its output is the plan's.
+     * The rows output so far plus these are then the output of the input consumed so far. -1 when
+     * unknown (also without a blocking operator).
+     */
+    public long pendingRows(int partition) {
+        if (blocking.size() != 1 || !blocking.get(0).atOutput()) {
+            return -1;
+        }
+        return blocking.get(0).node().metrics().partition(partition).pendingOutputRows();
     }
 
     /** Display lines of the driver leaves, for plans and tests. */

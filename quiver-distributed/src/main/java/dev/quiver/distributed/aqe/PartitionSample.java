@@ -14,8 +14,13 @@ import java.util.List;
  * @param bytes bytes ready (Arrow buffer sizes, as {@code output_bytes} counts them)
  * @param batches batches ready
  * @param endOfStream the partition ended within the budget: {@code rows} and {@code bytes} are its whole output
- * @param blocked an operator on the driver path consumes all its input before it outputs (hash
- *        aggregate, full sort), so the driver rows do not measure the output's progress
+ * @param blocked an operator on the driver path may consume all its input before it outputs (hash
+ *        aggregate, full sort): the driver rows measure the output's progress only if it streamed
+ * @param driverState where the driver leaves were when sampling stopped: a blocking operator that
+ *        output rows while they ran streamed them, so the driver rows measure its progress after all
+ * @param pendingRows rows the blocking operator still held and would output when sampling stopped
+ *        (its groups or sorted rows not yet emitted), when it is the only one on the driver path and
+ *        only projections sit above it; -1 when unknown or not blocked
  * @param driverRowsPulled rows the leaves of the driver path (the probe sides of joins) had output
  *        when sampling stopped; -1 when no driver leaf reports {@code output_rows}
  * @param driverRowsExpected rows the driver leaves will output for this partition in all, from
@@ -27,9 +32,11 @@ import java.util.List;
  * @param firstHalfKeySketch the key sketch of those rows: how fast new keys appeared tells keys
  *        that arrive in clusters (sorted data) from keys drawn at random (see docs/aqe.md); empty without keys
  */
-public record PartitionSample(int partition, long rows, long bytes, int batches, boolean endOfStream, boolean blocked, long driverRowsPulled,
+public record PartitionSample(int partition, long rows, long bytes, int batches, boolean endOfStream, boolean blocked, DriverState driverState,
+        long pendingRows, long driverRowsPulled,
         long driverRowsExpected, List<ColumnSample> columns, String keySketch, long firstHalfRows, String firstHalfKeySketch) {
     public PartitionSample {
+        requireNonNull(driverState, "driverState is null");
         requireNonNull(keySketch, "keySketch is null");
         requireNonNull(firstHalfKeySketch, "firstHalfKeySketch is null");
         if (firstHalfRows < 0 || firstHalfRows > rows) {
@@ -40,24 +47,41 @@ public record PartitionSample(int partition, long rows, long bytes, int batches,
             throw new IllegalArgumentException("a partition sample has no negative counts: partition=" + partition + ", rows=" + rows
                     + ", bytes=" + bytes + ", batches=" + batches);
         }
-        if (driverRowsPulled < -1 || driverRowsExpected < -1) {
-            throw new IllegalArgumentException("driver rows are counts or -1 (unknown): " + driverRowsPulled + ", " + driverRowsExpected);
+        if (driverRowsPulled < -1 || driverRowsExpected < -1 || pendingRows < -1) {
+            throw new IllegalArgumentException("driver and pending rows are counts or -1 (unknown): " + driverRowsPulled + ", " + driverRowsExpected
+                    + ", " + pendingRows);
         }
     }
 
     /**
-     * How much of the partition's work the sample covers, from the driver leaves: 1 at the end of
-     * the stream, else rows pulled over rows expected (capped at 1); -1 when unknown (also when
-     * {@code blocked}).
+     * How much of the partition's output the sample holds: 1 at the end of the stream; else the
+     * driver leaves' rows pulled over their rows expected (capped at 1). With a blocking operator
+     * on the driver path (DESIGN §5 step 5; docs/aqe.md):
+     * <ul>
+     *   <li>its input ended: the sample's share of the rows output plus those it still holds
+     *       ({@code rows / (rows + pendingRows)}, exact), else unknown;</li>
+     *   <li>its input still running: it streams; the driver progress times that share (rows it
+     *       holds are owed to the input consumed so far), or the driver progress alone when it
+     *       does not report what it holds;</li>
+     *   <li>unknown otherwise.</li>
+     * </ul>
+     * -1 when unknown: the estimate then falls back on other partitions or is a lower bound.
      */
     public double completion() {
         if (endOfStream) {
             return 1.0;
         }
-        if (blocked || driverRowsPulled < 0 || driverRowsExpected <= 0) {
-            return -1;
+        double progress = driverRowsPulled < 0 || driverRowsExpected <= 0 ? -1
+                : Math.min(1.0, Math.max(driverRowsPulled, 1) / (double) driverRowsExpected);
+        if (!blocked) {
+            return progress;
         }
-        return Math.min(1.0, Math.max(driverRowsPulled, 1) / (double) driverRowsExpected);
+        double held = pendingRows < 0 || rows == 0 ? -1 : rows / (double) (rows + pendingRows);
+        return switch (driverState) {
+            case ENDED -> held;
+            case RUNNING -> progress < 0 ? -1 : held < 0 ? progress : held * progress;
+            case UNKNOWN -> -1;
+        };
     }
 
     /** Distinct key tuples in the sample (the sketch's estimate); -1 without keys. */

@@ -134,7 +134,8 @@ final class SampleAccumulator {
         return new Piece(KeySketch.merge(sketches), covered);
     }
 
-    PartitionSample toSample(int partition, boolean endOfStream, boolean blocked, long driverRowsPulled, long driverRowsExpected) {
+    PartitionSample toSample(int partition, boolean endOfStream, boolean blocked, DriverState driverState, long pendingRows, long driverRowsPulled,
+            long driverRowsExpected) {
         List<ColumnSample> columns = new ArrayList<>(nulls.length);
         for (int i = 0; i < nulls.length; i++) {
             long nonNull = rows - nulls[i];
@@ -144,10 +145,11 @@ final class SampleAccumulator {
             columns.add(new ColumnSample(schema.getFields().get(i).getName(), nullFraction, distinctFraction));
         }
         if (keySketch == null) {
-            return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverRowsPulled, driverRowsExpected, columns, "", 0, "");
+            return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverState, pendingRows, driverRowsPulled,
+                    driverRowsExpected, columns, "", 0, "");
         }
         Piece half = firstHalf();
-        return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverRowsPulled, driverRowsExpected, columns,
-                keySketch.encode(), half.rows(), half.sketch().encode());
+        return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverState, pendingRows, driverRowsPulled,
+                driverRowsExpected, columns, keySketch.encode(), half.rows(), half.sketch().encode());
     }
 }

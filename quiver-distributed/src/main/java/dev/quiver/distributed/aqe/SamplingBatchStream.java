@@ -107,8 +107,9 @@ final class SamplingBatchStream implements BatchStream {
             releaseBuffer();
             throw error;
         }
-        sample = accumulator.toSample(partition, inputEnded, driver.isBlocked(), driver.isEmpty() ? -1 : driver.rowsPulled(partition),
-                driver.isEmpty() ? -1 : driver.rowsExpected(partition));
+        // the pipeline below is pulled by this thread only, so the metrics read here describe the moment sampling stopped
+        sample = accumulator.toSample(partition, inputEnded, driver.isBlocked(), driver.state(partition), driver.pendingRows(partition),
+                driver.isEmpty() ? -1 : driver.rowsPulled(partition), driver.isEmpty() ? -1 : driver.rowsExpected(partition));
         state = State.REPLAYING;
         sink.accept(sample);
     }

@@ -41,18 +41,23 @@ import java.util.concurrent.TimeoutException;
  * The coordinator's adaptive loop (DESIGN §5): walks the stages of a query bottom-up and, for each,
  * once every stage it reads has been sampled:
  * <ol>
- *   <li>closes it and attaches its inputs' sampled statistics to its {@link StageInputExec}s;</li>
+ *   <li>closes it, reads each shuffle input with the {@code P_c} a handler chose at that boundary
+ *       ({@link AdaptiveStageEvents#onStageClosed}) and attaches its inputs' sampled statistics to its
+ *       {@link StageInputExec}s;</li>
  *   <li>costs it from its leaves ({@link dev.quiver.distributed.aqe.CostModel}) and takes
  *       {@link AdaptiveTaskCount#desired} from the cost, merged with its nodes' hints, the
  *       {@code Exact} hints of leaves that cannot split (a source without a TaskEstimator runs as one
  *       task, and its origin says why) and the hook's hints ({@link AdaptivePlanning#stageHints()},
- *       where the stage-built events of DESIGN §6 plug in);</li>
+ *       where the stage-built events of DESIGN §6 plug in); fires the stage-built event
+ *       ({@link AdaptiveStageEvents#onStageSized}), sizes a rewritten stage again, and only then
+ *       announces the decision it dispatches ({@code StageCosted}, {@code StageSized}, once each);</li>
  *   <li>dispatches its tasks at once, each plan under a {@link SamplerExec} and without a producer
  *       head: the head is bound late, by the first data ticket of the consumer, once the consumer is
  *       sized;</li>
  *   <li>gathers the samples the workers send on the control streams into a
  *       {@link StageSampleCollector} until its stop rule holds, and keeps the extrapolated output for
- *       its consumer.</li>
+ *       its consumer; samples that arrive before the stage's {@code StageDispatched} event are held
+ *       until it is out, so a stage's {@code StageSampled} always follows it.</li>
  * </ol>
  * Stages are walked in the cutter's order (every stage after the stages it reads), and a stage waits
  * only for its own inputs' samples: independent branches are dispatched without waiting for each
@@ -70,8 +75,12 @@ final class AdaptiveStageLoop {
     private final Map<Integer, StageSampleCollector> collectors = new ConcurrentHashMap<>();
     private final Map<Integer, CompletableFuture<SampledStatistics>> sampled = new ConcurrentHashMap<>();
     private final Map<Integer, StageDecision> decisions = new ConcurrentHashMap<>();
+    /** Samples of a stage that arrived before its {@code StageDispatched} event; guarded by the stage's future in {@link #sampled}. */
+    private final Map<Integer, List<HeldSample>> held = new ConcurrentHashMap<>();
     private final List<Stage> stages = new ArrayList<>();
     private final Map<Integer, List<WorkerAddress>> placed = new LinkedHashMap<>();
+
+    private record HeldSample(int taskIndex, PartitionSample sample) {}
 
     AdaptiveStageLoop(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
         this.query = requireNonNull(query, "query is null");
@@ -98,18 +107,22 @@ final class AdaptiveStageLoop {
                 planning.stageEvents().onStageSampled(sized(input), statistics.get());
             }
             query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
-            StageFragment closed = withInputStatistics(fragment, inputs);
-            Stage stage = size(closed);
-            if (stage.isHead()) {
-                stages.add(stage);
-                query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), List.of()));
-                return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(stage.plan(), query.queryId(), 0, placed)));
+            StageFragment closed = withInputStatistics(planning.stageEvents().onStageClosed(fragment), inputs);
+            Sizing sizing = size(closed);
+            if (sizing.stage().isHead()) {
+                Stage head = sizing.stage();
+                stages.add(head);
+                emitSized(sizing);
+                query.emit(new QueryEvent.StageDispatched(query.queryId(), head.stageId(), List.of()));
+                return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(head.plan(), query.queryId(), 0, placed)));
             }
-            StageFragment built = planning.stageEvents().onStageSized(closed, fragments, stage);
+            StageFragment built = planning.stageEvents().onStageSized(closed, fragments, sizing.stage());
             if (built != closed) {
-                stage = size(built);
+                // a handler rewrote the producer (or set its P_c): the stage is costed and sized again, and only that decision is announced
+                sizing = size(built);
             }
-            dispatch(stage);
+            emitSized(sizing);
+            dispatch(sizing.stage());
         }
         throw new QuiverException(ErrorCode.PLAN_ERROR, "the stages of query " + query.queryId() + " have no head stage");
     }
@@ -140,24 +153,50 @@ final class AdaptiveStageLoop {
         return all;
     }
 
-    /** A sample from a task's control stream; may arrive on any transport thread. */
+    /**
+     * A sample from a task's control stream; may arrive on any transport thread, also before the
+     * loop announced its stage's dispatch: such a sample is held and offered right after the
+     * {@code StageDispatched} event, so that a stage's {@code StageSampled} always follows it.
+     */
     void onSample(TaskId task, PartitionSample sample) {
-        StageSampleCollector collector = collectors.get(task.stageId());
         CompletableFuture<SampledStatistics> done = sampled.get(task.stageId());
-        if (collector == null || done == null || done.isDone()) {
+        if (done == null) {
             return;
         }
-        // the event goes out before the consumer can see the statistics, so that events keep the order of the loop
         synchronized (done) {
-            if (done.isDone() || !collector.offer(task.taskIndex(), sample)) {
+            List<HeldSample> waiting = held.get(task.stageId());
+            if (waiting != null) {
+                waiting.add(new HeldSample(task.taskIndex(), sample));
                 return;
             }
-            Optional<SampledStatistics> estimate = collector.estimate();
-            if (estimate.isPresent()) {
-                SampledStatistics statistics = estimate.get();
-                query.emit(new QueryEvent.StageSampled(query.queryId(), task.stageId(), statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
-                        statistics.fractionSampled(), statistics.summary()));
-                done.complete(statistics);
+            offer(task.stageId(), task.taskIndex(), sample);
+        }
+    }
+
+    /** Offers one sample to its stage's collector; the caller holds the stage's future. */
+    private void offer(int stageId, int taskIndex, PartitionSample sample) {
+        StageSampleCollector collector = collectors.get(stageId);
+        CompletableFuture<SampledStatistics> done = sampled.get(stageId);
+        // the event goes out before the consumer can see the statistics, so that events keep the order of the loop
+        if (done.isDone() || !collector.offer(taskIndex, sample)) {
+            return;
+        }
+        Optional<SampledStatistics> estimate = collector.estimate();
+        if (estimate.isPresent()) {
+            SampledStatistics statistics = estimate.get();
+            query.emit(new QueryEvent.StageSampled(query.queryId(), stageId, statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
+                    statistics.fractionSampled(), statistics.summary()));
+            done.complete(statistics);
+        }
+    }
+
+    /** The stage's dispatch was announced: its held samples are offered, and later ones go straight to its collector. */
+    private void releaseHeldSamples(int stageId) {
+        CompletableFuture<SampledStatistics> done = sampled.get(stageId);
+        synchronized (done) {
+            List<HeldSample> waiting = held.remove(stageId);
+            for (HeldSample sample : waiting) {
+                offer(stageId, sample.taskIndex(), sample.sample());
             }
         }
     }
@@ -187,20 +226,33 @@ final class AdaptiveStageLoop {
         return Optional.empty();
     }
 
-    private Stage size(StageFragment fragment) {
+    /** What sizing a stage decided: the stage, its cost and the task count the cost asks for. */
+    private record Sizing(Stage stage, StageCost cost, TaskCountHint.Desired costHint) {}
+
+    /**
+     * Costs and sizes {@code fragment} (DESIGN §5 steps 1–2) without announcing it: a stage that feeds
+     * a shuffle or broadcast may still be rewritten by a handler, and its events tell the decision it
+     * is dispatched with ({@link #emitSized}).
+     */
+    private Sizing size(StageFragment fragment) {
         StageCost cost = planning.costModel().cost(fragment.plan());
         int partitions = fragment.plan().outputPartitioning().partitionCount();
         int max = planning.planner().settings().effectiveMaxTasksPerStage();
         TaskCountHint.Desired costHint = AdaptiveTaskCount.desired(cost.costBytes(), planning.dynamicBytesPerPartition(), partitions, max);
-        query.emit(new QueryEvent.StageCosted(query.queryId(), fragment.stageId(), cost.costBytes(), costHint));
         List<TaskCountHint> hints = new ArrayList<>();
         hints.add(costHint);
         hints.addAll(leafRequirements(fragment.plan()));
         hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
         Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
         decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
+        return new Sizing(stage, cost, costHint);
+    }
+
+    /** One {@code StageCosted} and one {@code StageSized} per stage, for the decision it runs with. */
+    private void emitSized(Sizing sizing) {
+        Stage stage = sizing.stage();
+        query.emit(new QueryEvent.StageCosted(query.queryId(), stage.stageId(), sizing.cost().costBytes(), sizing.costHint()));
         query.emit(new QueryEvent.StageSized(query.queryId(), stage.stageId(), stage.taskCount(), stage.partitionsPerTask(), stage.taskCountHint()));
-        return stage;
     }
 
     /** The {@code Exact} hints of source leaves that cannot run as any number of tasks (no estimator: one task). */
@@ -226,6 +278,7 @@ final class AdaptiveStageLoop {
         List<WorkerAddress> placement = router.place(stage);
         List<PhysicalExpr> keys = stage.output().orElseThrow().keys();
         collectors.put(stage.stageId(), StageSampleCollector.forStage(stage));
+        held.put(stage.stageId(), new ArrayList<>());
         sampled.put(stage.stageId(), new CompletableFuture<>());
         List<TaskRequest> requests = new ArrayList<>();
         long budget = sampleBudget(stage);
@@ -241,6 +294,7 @@ final class AdaptiveStageLoop {
             query.startTask(requests.get(t), placement.get(t));
         }
         query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), placement));
+        releaseHeldSamples(stage.stageId());
     }
 
     /**

@@ -58,6 +58,12 @@ public record StageBoundary(String queryId, int producerStageId, int consumerSta
         return workerMemoryLimits.stream().mapToLong(Long::longValue).min().orElseThrow();
     }
 
+    /** This boundary with {@code P_c} set by a handler's exact count (what a later event at it reports). */
+    public StageBoundary withPartitionsPerConsumerTask(int partitions) {
+        return new StageBoundary(queryId, producerStageId, consumerStageId, kind, keys, partitions, consumerFragment, consumerHints, workerCount,
+                workerMemoryLimits, maxTasksPerStage, maxTasksOrigin, config, mode);
+    }
+
     /** How errors and origins name the boundary, e.g. {@code stage 2 → stage 3}. */
     public String describe() {
         return "stage " + producerStageId + " → stage " + consumerStageId;

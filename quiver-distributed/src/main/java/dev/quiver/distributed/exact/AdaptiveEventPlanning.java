@@ -13,8 +13,6 @@ import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.distributed.plan.StageHintSource;
 import dev.quiver.distributed.plan.TaskCountHint;
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * sized, its {@code DynamicStageBuiltEvent} (a rewrite is sized again by the loop; an exact count
  * above the limit or in conflict fails before the producer is dispatched); after it is sampled, its
  * {@code StageSampledEvent}; and, as the loop's {@link StageHintSource}, each consumer's hints from
- * what the handlers required at its input boundaries. One instance per query.
+ * what the handlers required at its input boundaries. A {@code P_c} a handler sets with its exact
+ * count ({@code withExactConsumerTasks(n, P_c)}) is the one exception to "P is fixed at planning"
+ * (DESIGN §5, §6): the producer's output and, when the consumer closes, its inputs are rewritten to
+ * it, so the consumer is sized with {@code P = P_c} and the late-bound head is
+ * {@code Hash(keys, P_c × n)}. One instance per query.
  */
 public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHintSource {
     private final DistributedPlanner planner;
@@ -38,6 +40,8 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
     private final CostModel costs;
     private final Map<Integer, BoundaryRequirements> requirements = new ConcurrentHashMap<>();
     private final Map<Integer, ExecutionPlan> producerPlans = new ConcurrentHashMap<>();
+    /** The {@code P_c} a handler set at a boundary, by producer stage id: fixed when the producer is dispatched, kept when a later sampled count replaces the exact that set it. */
+    private final Map<Integer, Integer> partitions = new ConcurrentHashMap<>();
 
     public AdaptiveEventPlanning(DistributedPlanner planner, StageEventDispatcher dispatcher, String queryId, List<Long> workerMemoryLimits,
             Map<String, String> config, CostModel costs) {
@@ -66,15 +70,18 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
         }
         StageBuiltOutcome outcome = dispatcher.onStageBuilt(StageBoundaries.builtEvent(boundary.get(), fragment.plan(), stage.taskCount(), costs));
         BoundaryRequirements required = outcome.requirements();
-        if (required.partitionsPerConsumerTask().isPresent()) {
-            // The consumer's fragment is cut before the loop starts; a P_c override would have to
-            // reach its StageInputExec too, which the loop does not do yet.
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "an exact consumer count with its own P_c (" + required.exact().orElseThrow().origin()
-                    + ") is not supported with distributed.dynamic_task_count=true yet; return withExactConsumerTasks(n) without P_c,"
-                    + " or plan statically (SET distributed.dynamic_task_count = false)");
-        }
         requirements.put(fragment.stageId(), required);
-        StageFragment built = outcome.rewritten() ? outcome.applyTo(fragment) : fragment;
+        StageFragment consumer = fragments.stream().filter(f -> f.stageId() == fragment.consumerStageId()).findFirst().orElseThrow();
+        // before this producer is dispatched: its P_c must agree with the consumer's shuffle inputs decided so far
+        ShuffleLayout.checkShuffleInputs(consumer, requirements);
+        StageFragment built = outcome.applyTo(fragment);
+        if (required.partitionsPerConsumerTask().isPresent()) {
+            // fixed from now on: the consumer's inputs are read with it (onStageClosed) and its P becomes it
+            int pc = required.partitionsPerConsumerTask().getAsInt();
+            partitions.put(fragment.stageId(), pc);
+            built = new StageFragment(built.stageId(), built.plan(), built.nodeHints(), built.outputKind(), built.outputKeys(), pc,
+                    built.consumerStageId(), built.inputStageIds());
+        }
         producerPlans.put(fragment.stageId(), built.plan());
         return built;
     }
@@ -85,8 +92,16 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
         if (built == null) {
             return;
         }
+        Integer pc = partitions.get(producer.stageId());
+        StageBoundary boundary = pc == null ? built.boundary() : built.boundary().withPartitionsPerConsumerTask(pc);
         requirements.put(producer.stageId(), dispatcher.onStageSampled(
-                StageBoundaries.sampledEvent(built.boundary(), producerPlans.get(producer.stageId()), producer.taskCount(), statistics), built));
+                StageBoundaries.sampledEvent(boundary, producerPlans.get(producer.stageId()), producer.taskCount(), statistics), built));
+    }
+
+    /** {@code fragment} with each shuffle input whose boundary got a {@code P_c} from a handler read with it: that {@code P_c} is the stage's {@code P}. */
+    @Override
+    public StageFragment onStageClosed(StageFragment fragment) {
+        return partitions.isEmpty() ? fragment : ShuffleLayout.withInputPartitions(fragment, partitions);
     }
 
     @Override

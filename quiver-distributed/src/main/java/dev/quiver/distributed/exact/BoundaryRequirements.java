@@ -60,6 +60,12 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
         return partitionsPerConsumerTask().orElse(boundary.partitionsPerConsumerTask());
     }
 
+    /** Who set {@link #effectivePartitionsPerConsumerTask()}: the exact that overrides it, or the plan. */
+    public String partitionsOrigin() {
+        return counts.stream().filter(count -> count.tasks().partitionsPerConsumerTask().isPresent()).map(count -> count.hint().origin()).findFirst()
+                .orElse("planned for " + boundary.describe());
+    }
+
     private static void validate(StageBoundary boundary, List<HandlerCount> counts) {
         String stage = "stage " + boundary.consumerStageId();
         HandlerCount withPartitions = null;

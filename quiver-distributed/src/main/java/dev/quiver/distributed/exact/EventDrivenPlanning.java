@@ -26,8 +26,9 @@ import java.util.Optional;
  * producer is sized again; the handlers' consumer counts join the consumer's hints (an exact one
  * overrides every Desired, two different ones, from two handlers or two inputs of a join, fail
  * naming both); a {@code P_c} override goes through {@link ShuffleLayout} into both the producer's
- * output and the consumer's input, so the head the coordinator derives from the consumer's input
- * is {@code Hash(keys, P_c × n)}. The result passes {@link StageConsistency}. The coordinator's
+ * output and, when the consumer is sized, its inputs (checked against the consumer's other shuffle
+ * inputs as each is decided), so the head the coordinator derives from the consumer's input is
+ * {@code Hash(keys, P_c × n)} and the consumer's {@code P} is {@code P_c}. The result passes {@link StageConsistency}. The coordinator's
  * adaptive loop does the same steps one stage at a time (see docs/exact-consumer-tasks.md).
  */
 public final class EventDrivenPlanning {
@@ -52,8 +53,11 @@ public final class EventDrivenPlanning {
         CostModel costs = new CostModel();
         List<Stage> stages = new ArrayList<>();
         Map<Integer, BoundaryRequirements> requirements = new LinkedHashMap<>();
+        Map<Integer, Integer> partitions = new LinkedHashMap<>();
         for (int index = 0; index < fragments.size(); index++) {
-            StageFragment fragment = fragments.get(index);
+            // a consumer's shuffle inputs take their P_c overrides together (a partitioned join's inputs must match at every step)
+            StageFragment fragment = ShuffleLayout.withInputPartitions(fragments.get(index), partitions);
+            fragments.set(index, fragment);
             List<TaskCountHint> hints = inputHints(fragment, requirements);
             Stage stage = planner.size(fragment, stages, hints, DistributedPlanner.SizingMode.STATIC);
             Optional<StageBoundary> boundary = dispatcher.isEmpty() ? Optional.empty()
@@ -68,11 +72,12 @@ public final class EventDrivenPlanning {
                 }
                 BoundaryRequirements required = outcome.requirements();
                 requirements.put(fragment.stageId(), required);
+                int consumer = position(fragments, fragment.consumerStageId());
+                ShuffleLayout.checkShuffleInputs(fragments.get(consumer), requirements);
                 if (required.partitionsPerConsumerTask().isPresent()) {
                     ShuffleLayout layout = ShuffleLayout.of(stage, required.exact().orElseThrow().taskCount(), required);
                     stage = layout.producerStage(stage);
-                    int consumer = position(fragments, fragment.consumerStageId());
-                    fragments.set(consumer, layout.consumerFragment(fragments.get(consumer)));
+                    partitions.put(fragment.stageId(), layout.partitionsPerConsumerTask());
                 }
             }
             stages.add(stage);

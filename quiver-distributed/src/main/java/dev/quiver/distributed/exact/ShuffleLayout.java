@@ -14,6 +14,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -86,30 +87,58 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
 
     /**
      * The consumer's fragment reading this shuffle with this layout's {@code P_c}, before it is sized
-     * (the sizer keeps a shuffle input's {@code P_c}). A consumer that reads several shuffles (a
-     * partitioned join) runs each partition over matching partitions of all of them, so a
-     * {@code P_c} override must agree with every other shuffle input: otherwise
-     * {@code TASK_COUNT_CONFLICT}.
+     * (the sizer keeps a shuffle input's {@code P_c}, and the stage's {@code P} follows it). Whether
+     * the consumer's other shuffle inputs agree is {@link #checkShuffleInputs}'s to say, once their
+     * boundaries are decided; a consumer with several shuffle inputs (a partitioned join, whose
+     * inputs must match at every step) takes them together with {@link #withInputPartitions}.
      */
     public StageFragment consumerFragment(StageFragment consumer) {
-        List<StageInputExec> inputs = ProducerRewriteCheck.inputs(consumer.plan());
-        for (StageInputExec input : inputs) {
-            if (input.kind() == BoundaryKind.SHUFFLE && input.producerStageId() != producerStageId
-                    && input.partitionsPerConsumerTask() != partitionsPerConsumerTask) {
-                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "stage " + consumer.stageId() + " reads stage " + producerStageId + " with P_c="
-                        + partitionsPerConsumerTask + " and stage " + input.producerStageId() + " with P_c=" + input.partitionsPerConsumerTask()
-                        + "; the partitions of a stage's shuffle inputs must match");
-            }
+        return withInputPartitions(consumer, Map.of(producerStageId, partitionsPerConsumerTask));
+    }
+
+    /** {@code consumer} with each shuffle input from a producer in {@code partitions} read with that {@code P_c}. */
+    public static StageFragment withInputPartitions(StageFragment consumer, Map<Integer, Integer> partitions) {
+        requireNonNull(consumer, "consumer is null");
+        requireNonNull(partitions, "partitions is null");
+        ExecutionPlan plan = replaceInputs(consumer.plan(), partitions);
+        if (plan == consumer.plan()) {
+            return consumer;
         }
-        ExecutionPlan plan = replaceInput(consumer.plan());
         return new StageFragment(consumer.stageId(), plan, consumer.nodeHints(), consumer.outputKind(), consumer.outputKeys(),
                 consumer.shufflePartitionsPerConsumerTask(), consumer.consumerStageId(), consumer.inputStageIds());
     }
 
-    private ExecutionPlan replaceInput(ExecutionPlan plan) {
+    /**
+     * Checks the {@code P_c} of {@code consumer}'s shuffle inputs whose boundaries are decided (in
+     * {@code decided}, by producer stage id): a consumer that reads several shuffles (a partitioned
+     * join) runs each partition over matching partitions of all of them, so they must agree —
+     * otherwise {@code TASK_COUNT_CONFLICT} naming both origins (a handler's override, or the planned
+     * {@code P_c}). Called as each boundary is decided, so that a disagreement fails before the
+     * producer that brings it is dispatched.
+     */
+    public static void checkShuffleInputs(StageFragment consumer, Map<Integer, BoundaryRequirements> decided) {
+        BoundaryRequirements first = null;
+        for (StageInputExec input : ProducerRewriteCheck.inputs(consumer.plan())) {
+            BoundaryRequirements required = decided.get(input.producerStageId());
+            if (input.kind() != BoundaryKind.SHUFFLE || required == null) {
+                continue;
+            }
+            if (first == null) {
+                first = required;
+            } else if (first.effectivePartitionsPerConsumerTask() != required.effectivePartitionsPerConsumerTask()) {
+                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "stage " + consumer.stageId() + " reads stage "
+                        + first.boundary().producerStageId() + " with P_c=" + first.effectivePartitionsPerConsumerTask() + " (" + first.partitionsOrigin()
+                        + ") and stage " + required.boundary().producerStageId() + " with P_c=" + required.effectivePartitionsPerConsumerTask() + " ("
+                        + required.partitionsOrigin() + "); the partitions of a stage's shuffle inputs must match");
+            }
+        }
+    }
+
+    private static ExecutionPlan replaceInputs(ExecutionPlan plan, Map<Integer, Integer> partitions) {
         if (plan instanceof StageInputExec input) {
-            return input.producerStageId() == producerStageId && input.partitionsPerConsumerTask() != partitionsPerConsumerTask
-                    ? input.withCounts(input.producerTasks(), input.producerPartitions(), input.consumerTasks(), partitionsPerConsumerTask)
+            Integer pc = input.kind() == BoundaryKind.SHUFFLE ? partitions.get(input.producerStageId()) : null;
+            return pc != null && input.partitionsPerConsumerTask() != pc
+                    ? input.withCounts(input.producerTasks(), input.producerPartitions(), input.consumerTasks(), pc)
                     : input;
         }
         if (plan.children().isEmpty()) {
@@ -118,7 +147,7 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
         List<ExecutionPlan> children = new ArrayList<>();
         boolean changed = false;
         for (ExecutionPlan child : plan.children()) {
-            ExecutionPlan next = replaceInput(child);
+            ExecutionPlan next = replaceInputs(child, partitions);
             changed |= next != child;
             children.add(next);
         }

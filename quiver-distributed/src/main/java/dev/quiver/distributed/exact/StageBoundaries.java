@@ -24,8 +24,8 @@ import java.util.Optional;
 /**
  * Builds the stage events from the planner's fragments, so that the coordinator fires them with
  * the same consumer hints the sizer will merge: the consumer's node hints (e.g. {@code Exact(1)}
- * from a merging node) and, in static planning, its source leaves' hints ({@code Exact(1)} for a
- * leaf that cannot be split).
+ * from a merging node), its source leaves' {@code Exact} hints ({@code Exact(1)} for a leaf that
+ * cannot be split) and, in static planning, their {@code Desired} hints too, as each mode sizes.
  */
 public final class StageBoundaries {
     private StageBoundaries() {}
@@ -55,10 +55,12 @@ public final class StageBoundaries {
     /** The consumer's own hints an exact count must agree with. */
     public static List<TaskCountHint> consumerHints(StageFragment consumer, DistributedPlanner planner, PlanningMode mode) {
         List<TaskCountHint> hints = new ArrayList<>(consumer.nodeHints());
-        if (mode == PlanningMode.STATIC) {
-            for (ExecutionPlan leaf : leaves(consumer.plan())) {
-                if (!(leaf instanceof StageInputExec)) {
-                    hints.add(planner.estimators().taskCount(leaf, planner.settings()));
+        for (ExecutionPlan leaf : leaves(consumer.plan())) {
+            if (!(leaf instanceof StageInputExec)) {
+                TaskCountHint hint = planner.estimators().taskCount(leaf, planner.settings());
+                // AQE sizes from costs, not from the leaves' Desired hints, but a leaf that cannot split binds it too
+                if (mode == PlanningMode.STATIC || hint instanceof TaskCountHint.Exact) {
+                    hints.add(hint);
                 }
             }
         }

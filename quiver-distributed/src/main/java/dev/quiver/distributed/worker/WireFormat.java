@@ -221,7 +221,7 @@ public final class WireFormat {
         for (OperatorMetricsSnapshot m : report.metrics()) {
             metrics.addObject().put("node", m.nodeIndex()).put("name", m.name()).put("outputRows", m.outputRows())
                     .put("outputBytes", m.outputBytes()).put("elapsedComputeNanos", m.elapsedComputeNanos())
-                    .put("peakMemoryBytes", m.peakMemoryBytes());
+                    .put("peakMemoryBytes", m.peakMemoryBytes()).put("summedPeakMemoryBytes", m.summedPeakMemoryBytes());
         }
         report.error().ifPresent(error -> node.set("error", error(error)));
         return node;
@@ -231,7 +231,8 @@ public final class WireFormat {
         List<OperatorMetricsSnapshot> metrics = new ArrayList<>();
         for (JsonNode m : required(node, "metrics")) {
             metrics.add(new OperatorMetricsSnapshot(m.path("node").asInt(), m.path("name").asText(), m.path("outputRows").asLong(),
-                    m.path("outputBytes").asLong(), m.path("elapsedComputeNanos").asLong(), m.path("peakMemoryBytes").asLong()));
+                    m.path("outputBytes").asLong(), m.path("elapsedComputeNanos").asLong(), m.path("peakMemoryBytes").asLong(),
+                    m.path("summedPeakMemoryBytes").asLong()));
         }
         return new TaskReport(taskId(required(node, "task")), WorkerAddress.parse(required(node, "worker").asText()), state(required(node, "state")),
                 metrics, node.hasNonNull("error") ? Optional.of(error(node.get("error"))) : Optional.empty());

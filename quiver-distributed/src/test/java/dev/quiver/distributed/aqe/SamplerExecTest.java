@@ -18,6 +18,9 @@ import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.operator.FilterExec;
+import dev.quiver.engine.operator.UnionExec;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
@@ -151,6 +154,27 @@ class SamplerExecTest {
         }
     }
 
+    /**
+     * A union under the aggregate: each partition reads one child's partition, but the leaves are
+     * not aligned with the plan's partitions, so whether the aggregate's input ended cannot be told
+     * and a cut sample's completion stays unknown, though the aggregate reports what it holds.
+     */
+    @Test
+    void aBlockedPartitionWhoseLeavesAreNotAlignedDoesNotKnowItsCompletion() {
+        ExecutionPlan union = new UnionExec(List.of(scan(catalog, "orders", 1), scan(catalog, "orders", 1)));
+        ExecutionPlan groups = new HashAggregateExec(AggregateMode.PARTIAL, List.of(column(union, "o_orderkey")), List.of("o_orderkey"), List.of(),
+                union);
+        SamplerExec sampler = new SamplerExec(groups, List.of(column(groups, "o_orderkey")), 1);
+        try (TaskContext context = context(testing, BATCH_ROWS, new RecordingSink())) {
+            PartitionSample sample = sampler.sample(0, context).orElseThrow();
+            assertThat(sample.blocked()).isTrue();
+            assertThat(sample.endOfStream()).isFalse();
+            assertThat(sample.driverState()).isEqualTo(DriverState.UNKNOWN);
+            assertThat(sample.pendingRows()).isPositive();
+            assertThat(sample.completion()).isEqualTo(-1.0);
+        }
+    }
+
     @Test
     void theSampleDescribesColumnsAndTravelsAsJson() throws Exception {
         ExecutionPlan nation = scan(catalog, "nation", 1);
@@ -167,7 +191,7 @@ class SamplerExecTest {
 
         ObjectMapper json = new ObjectMapper();
         String text = json.writeValueAsString(sample);
-        assertThat(text).contains("\"keySketch\"", "\"driverRowsPulled\"", "\"distinctFraction\"");
+        assertThat(text).contains("\"keySketch\"", "\"driverRowsPulled\"", "\"distinctFraction\"", "\"driverState\":\"ENDED\"", "\"pendingRows\":-1");
         PartitionSample back = json.readValue(text, PartitionSample.class);
         assertThat(back).isEqualTo(sample);
         assertThat(back.keyDistinct()).isEqualTo(5);

@@ -31,6 +31,8 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Extrapolation from real samples of TPC-H lineitem at SF 0.01 (60175 rows, 15000 order keys), 2 tasks × 5 partitions. */
 class StageSampleCollectorTest {
@@ -113,16 +115,53 @@ class StageSampleCollectorTest {
         assertThat((double) estimate.rows()).isCloseTo(actual, within(actual * 0.10));
     }
 
+    /**
+     * Aggregates that consume all their input before they output (1,500 order keys in 6,000 rows
+     * per partition: no pass-through): cut short after one batch, the driver leaves have ended and
+     * their rows say nothing, but the aggregate reports the groups it still holds, so the sample
+     * knows its share of the output: one row per order key, exactly.
+     */
+    @ParameterizedTest
+    @EnumSource(value = AggregateMode.class, names = {"PARTIAL", "SINGLE"})
+    void aBlockingOperatorCutShortCountsTheRowsItStillHolds(AggregateMode mode) {
+        Stage stage = stage(scan -> new HashAggregateExec(mode, List.of(column(scan, "l_orderkey")), List.of("l_orderkey"), List.of(), scan));
+        StageSampleCollector collector = StageSampleCollector.forStage(stage);
+        List<Sampled> samples = sampleAll(stage, 1);
+        samples.forEach(s -> collector.offer(s.task(), s.sample()));
+        assertThat(samples).allSatisfy(s -> {
+            assertThat(s.sample().blocked()).isTrue();
+            assertThat(s.sample().endOfStream()).isFalse();
+            assertThat(s.sample().driverState()).isEqualTo(DriverState.ENDED);
+            assertThat(s.sample().rows()).isEqualTo(BATCH_ROWS);
+            assertThat(s.sample().completion()).isEqualTo(s.sample().rows() / (double) (s.sample().rows() + s.sample().pendingRows()));
+        });
+        SampledStatistics estimate = collector.estimate().orElseThrow();
+        assertThat(estimate.lowerBound()).isFalse();
+        assertThat(estimate.rows()).isEqualTo(ORDER_KEYS);
+        assertThat(estimate.fractionSampled()).isLessThan(0.2);
+    }
+
+    /**
+     * A filter above the aggregate (as a HAVING) hides how many of its held rows will be output:
+     * cut short after its input ended, the sample's completion is unknown and the estimate is a
+     * lower bound; sampled to the end, the same stage is counted exactly.
+     */
     @Test
-    void aBlockingOperatorMakesAPartialSampleALowerBound() {
-        UnaryOperator<ExecutionPlan> groupByOrder = scan -> new HashAggregateExec(AggregateMode.PARTIAL, List.of(column(scan, "l_orderkey")),
-                List.of("l_orderkey"), List.of(), scan);
-        Stage stage = stage(groupByOrder);
+    void aBlockingOperatorWhoseRestIsUnknownMakesACutSampleALowerBound() {
+        UnaryOperator<ExecutionPlan> having = scan -> {
+            ExecutionPlan groups = new HashAggregateExec(AggregateMode.SINGLE, List.of(column(scan, "l_orderkey")), List.of("l_orderkey"),
+                    List.of(), scan);
+            return new FilterExec(new BinaryExpr(BinaryOperator.GT, column(groups, "l_orderkey"), new LiteralExpr(0L, QuiverTypes.INT64),
+                    QuiverTypes.BOOLEAN), groups);
+        };
+        Stage stage = stage(having);
         StageSampleCollector partial = StageSampleCollector.forStage(stage);
         List<Sampled> samples = sampleAll(stage, 1);
         samples.forEach(s -> partial.offer(s.task(), s.sample()));
         assertThat(samples).allSatisfy(s -> {
             assertThat(s.sample().blocked()).isTrue();
+            assertThat(s.sample().driverState()).isEqualTo(DriverState.ENDED);
+            assertThat(s.sample().pendingRows()).isEqualTo(-1);
             assertThat(s.sample().completion()).isEqualTo(-1.0);
         });
         SampledStatistics lowerBound = partial.estimate().orElseThrow();
@@ -130,7 +169,6 @@ class StageSampleCollectorTest {
         assertThat(lowerBound.rows()).isEqualTo(lowerBound.sampledRows()).isLessThan(ORDER_KEYS);
         assertThat(lowerBound.summary()).startsWith("estimated rows=≥");
 
-        // sampled to the end, the same stage is counted exactly: one row per order key
         StageSampleCollector whole = StageSampleCollector.forStage(stage);
         sampleAll(stage, 1L << 30).forEach(s -> whole.offer(s.task(), s.sample()));
         SampledStatistics exact = whole.estimate().orElseThrow();

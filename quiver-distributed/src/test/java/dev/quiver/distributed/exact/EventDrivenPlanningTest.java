@@ -135,6 +135,16 @@ class EventDrivenPlanningTest {
         // agreeing exacts on both inputs size the join to that count
         DistributedPlan agreed = plan(planner, join, handler("both", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
         assertThat(agreed.stage(2).taskCount()).isEqualTo(3);
+        // the same P_c override on both inputs (not the planned 4): the join runs 3 tasks of 3 partitions, both producers write Hash(k, 9)
+        DistributedPlan samePc = plan(planner, join, handler("both-pc", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3)));
+        assertThat(samePc.stage(2).taskCount()).isEqualTo(3);
+        assertThat(samePc.stage(2).partitionsPerTask()).isEqualTo(3);
+        assertThat(List.of(samePc.stage(0), samePc.stage(1))).allSatisfy(producer -> assertThat(producer.output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(3));
+        // a P_c override on one input only: the other keeps the planned 4, which a partitioned join cannot match
+        assertThatThrownBy(() -> plan(planner, join, handler("one-pc", event -> event.boundary().producerStageId() == 0
+                ? DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3) : DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
+                .hasMessageContaining("with P_c=3").hasMessageContaining("P_c=4 (planned for stage 1 → stage 2)");
     }
 
     @Test

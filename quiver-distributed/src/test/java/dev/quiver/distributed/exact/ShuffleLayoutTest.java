@@ -33,6 +33,7 @@ import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -130,7 +131,7 @@ class ShuffleLayoutTest {
     }
 
     @Test
-    void aPcOverrideThatDisagreesWithTheOtherSideOfAPartitionedJoinIsRefused() {
+    void aPcOverrideThatDisagreesWithTheOtherSideOfAPartitionedJoinIsRefusedAndOneThatAgreesIsApplied() {
         ExecutionPlan build = table(1_000, 2);
         ExecutionPlan probe = table(5_000, 2);
         List<PhysicalExpr> buildKeys = List.of(col(build, "k"));
@@ -140,18 +141,32 @@ class ShuffleLayoutTest {
                 PartitionMode.PARTITIONED);
         List<StageFragment> cut = planner.cut(join);
         StageFragment buildStage = cut.get(0);
+        StageFragment probeStage = cut.get(1);
         assertThat(buildStage.outputKind()).contains(BoundaryKind.SHUFFLE);
-        StageBoundary boundary = boundary(cut, 0, planner, GIB, PlanningMode.STATIC);
-        BoundaryRequirements requirements = BoundaryRequirements.none(boundary).with("sizer", ConsumerTasks.exact(2, 3));
+        assertThat(probeStage.consumerStageId()).isEqualTo(buildStage.consumerStageId());
+        StageBoundary buildBoundary = boundary(cut, 0, planner, GIB, PlanningMode.STATIC);
+        StageBoundary probeBoundary = boundary(cut, 1, planner, GIB, PlanningMode.STATIC);
+        BoundaryRequirements buildRequirements = BoundaryRequirements.none(buildBoundary).with("sizer", ConsumerTasks.exact(2, 3));
         Stage producer = planner.size(buildStage, List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
-        ShuffleLayout layout = ShuffleLayout.of(producer, 2, requirements);
+        ShuffleLayout layout = ShuffleLayout.of(producer, 2, buildRequirements);
         StageFragment consumer = cut.stream().filter(fragment -> fragment.stageId() == buildStage.consumerStageId()).findFirst().orElseThrow();
 
-        assertThatThrownBy(() -> layout.consumerFragment(consumer))
+        // the probe side is not decided yet: nothing to disagree with
+        ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements));
+        // the probe side keeps the planned P_c=4
+        assertThatThrownBy(() -> ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, BoundaryRequirements.none(probeBoundary))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
-                .hasMessageContaining("P_c=3").hasMessageContaining("P_c=4");
+                .hasMessageContaining("P_c=3 (handler sizer (stage 0 → stage 2) with P_c=3)")
+                .hasMessageContaining("P_c=4 (planned for stage 1 → stage 2)");
+        // both sides with P_c=3: agreed, and the consumer reads both with it
+        BoundaryRequirements probeRequirements = BoundaryRequirements.none(probeBoundary).with("sizer", ConsumerTasks.exact(2, 3));
+        ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, probeRequirements));
+        assertThat(layout.partitionsPerConsumerTask()).isEqualTo(3);
+        StageFragment read = ShuffleLayout.withInputPartitions(consumer, Map.of(0, 3, 1, 3));
+        assertThat(ProducerRewriteCheck.inputs(read.plan())).hasSize(2).allSatisfy(input -> assertThat(input.partitionsPerConsumerTask()).isEqualTo(3));
+        assertThat(read.plan().outputPartitioning().partitionCount()).isEqualTo(3);
         // the event the loop fires for that producer carries its cost
-        assertThat(StageBoundaries.builtEvent(boundary, buildStage.plan(), producer.taskCount(), new CostModel()).producerCost().outputRows()).isPositive();
+        assertThat(StageBoundaries.builtEvent(buildBoundary, buildStage.plan(), producer.taskCount(), new CostModel()).producerCost().outputRows()).isPositive();
     }
 
     private static StageInputExec inputOf(ExecutionPlan plan) {

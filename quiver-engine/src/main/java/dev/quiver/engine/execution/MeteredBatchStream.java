@@ -9,7 +9,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Counts the rows and bytes of the batches leaving an operator partition as they flow, so that
- * {@code output_rows} is live, and checks for cancellation between batches.
+ * {@code output_rows} is live, records when the partition reaches its end of stream, and checks
+ * for cancellation between batches.
  */
 public final class MeteredBatchStream implements BatchStream {
     private final BatchStream inner;
@@ -33,6 +34,8 @@ public final class MeteredBatchStream implements BatchStream {
         VectorSchemaRoot batch = inner.next();
         if (batch != null) {
             metrics.recordOutput(batch.getRowCount(), Batches.sizeInBytes(batch));
+        } else {
+            metrics.recordEndOfStream();
         }
         return batch;
     }

@@ -37,6 +37,15 @@ public final class OperatorMetrics {
         return partitions.values().stream().mapToLong(PartitionMetrics::peakMemoryBytes).max().orElse(0);
     }
 
+    /**
+     * The sum of the partitions' peaks: at most what the node held at once when its partitions run
+     * at the same time, and that much when their peaks coincide (hash tables that grow until the
+     * input ends). Memory-sizing decisions compare against this, not the largest partition's peak.
+     */
+    public long summedPeakMemoryBytes() {
+        return partitions.values().stream().mapToLong(PartitionMetrics::peakMemoryBytes).sum();
+    }
+
     public boolean isEmpty() {
         return partitions.isEmpty();
     }

@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What one partition of one operator measured. Updated live as batches flow (so that a sampler
- * can read {@code output_rows} of a running leaf), read from any thread.
+ * can read {@code output_rows} of a running leaf, and whether it has reached its end), read from
+ * any thread.
  */
 public final class PartitionMetrics {
     private final AtomicLong outputRows = new AtomicLong();
@@ -12,12 +13,29 @@ public final class PartitionMetrics {
     private final AtomicLong outputBytes = new AtomicLong();
     private final AtomicLong elapsedComputeNanos = new AtomicLong();
     private final AtomicLong peakMemoryBytes = new AtomicLong();
+    private final AtomicLong pendingOutputRows = new AtomicLong(-1);
+    private volatile boolean endOfStream;
 
     /** Counts one batch leaving the operator. */
     public void recordOutput(long rows, long bytes) {
         outputRows.addAndGet(rows);
         outputBytes.addAndGet(bytes);
         outputBatches.incrementAndGet();
+    }
+
+    /** The partition's stream returned its end (null): every row it will output has been counted. */
+    public void recordEndOfStream() {
+        endOfStream = true;
+    }
+
+    /**
+     * Rows the partition holds and will still output: a blocking operator's groups or sorted rows
+     * not yet emitted. Set by the operator after each batch it returns; -1 (the default) when the
+     * operator does not say. With the rows output so far it tells how much a blocking operator's
+     * output is still to come (a sampler cut short while it emits).
+     */
+    public void setPendingOutputRows(long rows) {
+        pendingOutputRows.set(rows);
     }
 
     public void addElapsedCompute(long nanos) {
@@ -46,5 +64,15 @@ public final class PartitionMetrics {
 
     public long peakMemoryBytes() {
         return peakMemoryBytes.get();
+    }
+
+    /** See {@link #setPendingOutputRows}; -1 when the operator does not say. */
+    public long pendingOutputRows() {
+        return pendingOutputRows.get();
+    }
+
+    /** Whether the partition's stream has returned its end; false while it runs, or when it was closed before its end. */
+    public boolean endOfStream() {
+        return endOfStream;
     }
 }

@@ -19,6 +19,11 @@ import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.distributed.task.TaskState;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.operator.exchange.PartitionHash;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;
@@ -29,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,12 +45,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Exact consumer task counts through a {@link QuerySession} with stage-event handlers, on one
  * 4-worker local cluster over TPC-H SF 0.01, in static and in adaptive mode
- * ({@code distributed.dynamic_task_count}): one test or more per semantics bullet of issue 6.
+ * ({@code distributed.dynamic_task_count}): one test or more per semantics bullet of issue 6, and
+ * the adaptive loop's events around them (one {@code StageCosted}/{@code StageSized} per stage after
+ * a rewrite; {@code StageSampled} after its stage's {@code StageDispatched}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExactConsumerSessionTest {
     private static final int WORKERS = 4;
     private static final String GROUP_BY = "SELECT l_suppkey, count(*) AS n, sum(l_quantity) AS q FROM lineitem GROUP BY l_suppkey";
+    /** 2,000 groups at SF 0.01: enough that each consumer task's share of the hash partitions is visible. */
+    private static final String BY_PART = "SELECT l_partkey, count(*) AS n FROM lineitem GROUP BY l_partkey";
 
     private final ScriptedHandler first = new ScriptedHandler("first");
     private final ScriptedHandler second = new ScriptedHandler("second");
@@ -61,6 +71,7 @@ class ExactConsumerSessionTest {
                 .queryEventListener(heard::add).build();
         singleNode = QuerySession.builder().catalog(catalog).targetPartitions(2).build();
         cluster = session.localCluster().orElseThrow();
+        session.registerTable(OpaqueTable.of("opaque_keys", 10));
     }
 
     @AfterAll
@@ -100,32 +111,60 @@ class ExactConsumerSessionTest {
 
     @ParameterizedTest(name = "adaptive={0}")
     @ValueSource(booleans = {false, true})
-    void hashPartitionsAndConsumerRangesAgreeOnTheWorkers(boolean adaptive) {
+    void aPcOfItsOwnSetsTheProducersHashPartitionsAndEachConsumerTaskReadsItsRange(boolean adaptive) {
         reset(adaptive);
-        // statically with its own P_c (the head is Hash(keys, 2 × 3)); adaptive mode takes the consumer's P
-        first.respond(shuffles(event -> adaptive ? DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)
-                : DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
-        DistributedRun run = DistributedRun.query(session, GROUP_BY);
+        // n=3 consumer tasks of P_c=3 partitions, not the session's target_partitions (2): the producers write Hash(l_partkey, 9)
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3)));
+        DistributedRun run = DistributedRun.query(session, BY_PART);
         FinalPlan done = run.finalPlan();
         DistributedRun.assertSucceeded(done);
         Stage consumer = aggregateStage(done);
         assertThat(consumer.taskCount()).isEqualTo(3);
+        assertThat(consumer.partitionsPerTask()).isEqualTo(3);
         Stage producer = done.plan().stage(consumer.inputStageIds().get(0));
         assertThat(producer.output().orElseThrow().kind()).isEqualTo(BoundaryKind.SHUFFLE);
-        assertThat(producer.output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(consumer.partitionsPerTask());
-        if (!adaptive) {
-            assertThat(consumer.partitionsPerTask()).isEqualTo(2);
+        assertThat(producer.output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(3);
+        assertThat(producer.partitionsPerTask()).isEqualTo(2);
+
+        List<List<Object>> expected = singleNode.executeScript(BY_PART).rows();
+        // consumer task t holds exactly the groups whose key the engine's partition hash sends to [3t, 3t+3) of 9 partitions:
+        // what the workers measured can only come out so if every producer task wrote 9 partitions and task t read its 3
+        long[] groupsPerTask = new long[3];
+        for (List<Object> row : expected) {
+            groupsPerTask[PartitionHash.partition(PartitionHash.hashValue(row.get(0), PartitionHash.SEED), 9) / 3]++;
         }
-        // every producer row reached exactly one consumer task (the workers checked each ticket's range against the bound head)
         long produced = done.reportsOf(producer.stageId()).stream().mapToLong(r -> r.metrics().get(0).outputRows()).sum();
         long received = 0;
         for (TaskReport report : done.reportsOf(consumer.stageId())) {
-            long rows = report.metrics().stream().filter(node -> node.name().equals("StageInputExec")).mapToLong(OperatorMetricsSnapshot::outputRows).sum();
-            assertThat(rows).as("rows of consumer task %s", report.taskId()).isPositive();
-            received += rows;
+            long groups = report.metrics().stream().filter(node -> node.name().equals("HashAggregateExec")).mapToLong(OperatorMetricsSnapshot::outputRows).sum();
+            assertThat(groups).as("groups of consumer task %s", report.taskId()).isEqualTo(groupsPerTask[report.taskId().taskIndex()]).isPositive();
+            received += report.metrics().stream().filter(node -> node.name().equals("StageInputExec")).mapToLong(OperatorMetricsSnapshot::outputRows).sum();
         }
+        // every producer row reached exactly one consumer task
         assertThat(received).isEqualTo(produced).isPositive();
-        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertThat(sorted(run.result().rows())).isEqualTo(sorted(expected));
+        String analyzed = (String) session.executeScript("EXPLAIN ANALYZE " + BY_PART).rows().get(0).get(0);
+        assertThat(analyzed).contains("Exact(3) from handler first").contains("with P_c=3").contains("], 9) → consumer task t reads [3t, 3t+3)");
+    }
+
+    @Test
+    void inAdaptiveModeAPcSetAtStageBuiltStaysWhenTheSampledCountReplacesTheExact() {
+        reset(true);
+        List<StageSampledEvent> samples = new CopyOnWriteArrayList<>();
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2, 3)));
+        first.respondToSamples(event -> {
+            samples.add(event);
+            return StageSampledEventResponse.exactConsumerTasks(4);
+        });
+        DistributedRun run = DistributedRun.query(session, BY_PART);
+        DistributedRun.assertSucceeded(run.finalPlan());
+        // the producer already runs with its P_c: the sampled event says so, and the consumer reads 3 partitions in each of its 4 tasks
+        assertThat(samples).hasSize(1).allSatisfy(event -> assertThat(event.boundary().partitionsPerConsumerTask()).isEqualTo(3));
+        Stage consumer = aggregateStage(run.finalPlan());
+        assertThat(consumer.taskCount()).isEqualTo(4);
+        assertThat(consumer.partitionsPerTask()).isEqualTo(3);
+        assertThat(run.finalPlan().plan().stage(consumer.inputStageIds().get(0)).output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(3);
+        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(BY_PART).rows()));
     }
 
     @Test
@@ -143,16 +182,6 @@ class ExactConsumerSessionTest {
         assertThat(consumer.taskCount()).isEqualTo(3);
         assertThat(run.finalPlan().reportsOf(consumer.stageId())).hasSize(3);
         assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
-    }
-
-    @Test
-    void aPcOverrideIsRefusedInAdaptiveModeNamingTheHandler() {
-        reset(true);
-        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
-        assertThatThrownBy(() -> DistributedRun.query(session, GROUP_BY))
-                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
-                .hasMessageContaining("handler first").hasMessageContaining("distributed.dynamic_task_count");
-        assertNothingLeftOnWorkers();
     }
 
     @ParameterizedTest(name = "adaptive={0}")
@@ -181,6 +210,22 @@ class ExactConsumerSessionTest {
         first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
         assertConflict("SELECT a.l_suppkey, n.n_name FROM (" + GROUP_BY + ") a FULL JOIN nation n ON a.n > n.n_nationkey * 100",
                 "handler first", "NestedLoopJoinExec(FULL)");
+    }
+
+    @ParameterizedTest(name = "adaptive={0}")
+    @ValueSource(booleans = {false, true})
+    void anExactAgainstAnUnsplittableLeafInTheConsumerFailsNamingBothBeforeDispatch(boolean adaptive) {
+        reset(adaptive);
+        // the union's stage reads the GROUP BY's shuffle and scans opaque_keys, which has no TaskEstimator: Exact(1)
+        String sql = "SELECT l_suppkey AS k FROM lineitem GROUP BY l_suppkey UNION ALL SELECT k FROM opaque_keys";
+        String explained = (String) session.executeScript("SET distributed.dynamic_task_count = false; EXPLAIN " + sql).rows().get(0).get(0);
+        session.execute("SET distributed.dynamic_task_count = " + adaptive).close();
+        assertThat(explained).contains("OpaqueScanExec has no TaskEstimator");
+        first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
+        heard.clear();
+        assertConflict(sql, "handler first", "OpaqueScanExec has no TaskEstimator");
+        // the conflict is found at the producer's stage-built event: nothing of the query reached a worker
+        assertThat(heard).noneMatch(event -> event instanceof QueryEvent.StageDispatched || event instanceof QueryEvent.TaskStateChanged);
     }
 
     @ParameterizedTest(name = "adaptive={0}")
@@ -225,6 +270,89 @@ class ExactConsumerSessionTest {
         assertThat(analyzed).containsAnyOf("SKIPPED", "CANCELLED").contains("Exact(" + WORKERS + ") from handler first");
         assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isEqualTo(timeoutsBefore).isZero();
         assertNothingLeftOnWorkers();
+    }
+
+    @Test
+    void aRewrittenProducerIsCostedAndSizedOnceWithTheDecisionItRunsWith() {
+        reset(true);
+        List<DynamicStageBuiltEvent> built = new CopyOnWriteArrayList<>();
+        first.respond(shuffles(event -> {
+            built.add(event);
+            return DynamicStageBuiltEventResponse.rewritten(identityProjection(event.producerPlan()));
+        }));
+        DistributedRun run = DistributedRun.query(session, GROUP_BY);
+        FinalPlan done = run.finalPlan();
+        DistributedRun.assertSucceeded(done);
+        List<QueryEvent> events = eventsOf(done.queryId());
+        for (Stage stage : done.plan().stages()) {
+            List<QueryEvent.StageCosted> costed = events.stream().filter(QueryEvent.StageCosted.class::isInstance).map(QueryEvent.StageCosted.class::cast)
+                    .filter(event -> event.stageId() == stage.stageId()).toList();
+            List<QueryEvent.StageSized> sized = events.stream().filter(QueryEvent.StageSized.class::isInstance).map(QueryEvent.StageSized.class::cast)
+                    .filter(event -> event.stageId() == stage.stageId()).toList();
+            assertThat(costed).as("StageCosted of stage %d", stage.stageId()).hasSize(1);
+            assertThat(sized).as("StageSized of stage %d", stage.stageId()).singleElement().satisfies(event -> {
+                assertThat(event.taskCount()).isEqualTo(stage.taskCount());
+                assertThat(event.partitionsPerTask()).isEqualTo(stage.partitionsPerTask());
+                assertThat(event.hint()).isEqualTo(stage.taskCountHint());
+            });
+            assertThat(costed.get(0).costBytes()).isEqualTo(done.decisions().get(stage.stageId()).cost().costBytes());
+        }
+        assertThat(built).hasSize(1);
+        Stage producer = done.plan().stage(built.get(0).boundary().producerStageId());
+        assertThat(producer.taskPlans()).allSatisfy(plan -> assertThat(plan).isInstanceOf(ProjectionExec.class));
+        // the cost announced is the rewritten plan's (the projection materializes its output on top of the original's cost)
+        long announced = events.stream().filter(QueryEvent.StageCosted.class::isInstance).map(QueryEvent.StageCosted.class::cast)
+                .filter(event -> event.stageId() == producer.stageId()).findFirst().orElseThrow().costBytes();
+        assertThat(announced).isGreaterThan(built.get(0).producerCost().costBytes());
+        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+    }
+
+    @Test
+    void inAdaptiveModeAStageIsDispatchedBeforeItIsSampledInEveryRun() {
+        reset(true);
+        long budget = session.settings().distributed().dynamicBytesPerPartition();
+        // a small budget gives the scan several tasks, so that early tasks' samples race the dispatch of the later ones
+        session.execute("SET distributed.dynamic_bytes_per_partition = 65536").close();
+        try {
+            int sampledStages = 0;
+            for (int run = 0; run < 30; run++) {
+                FinalPlan done = DistributedRun.query(session, GROUP_BY).finalPlan();
+                DistributedRun.assertSucceeded(done);
+                List<QueryEvent> events = eventsOf(done.queryId());
+                for (int i = 0; i < events.size(); i++) {
+                    if (events.get(i) instanceof QueryEvent.StageSampled sampled) {
+                        sampledStages++;
+                        assertThat(events.subList(0, i)).as("run %d: stage events before stage %d's StageSampled: %s", run, sampled.stageId(),
+                                events.subList(0, i).stream().filter(event -> !(event instanceof QueryEvent.TaskStateChanged)).toList())
+                                .anyMatch(event -> event instanceof QueryEvent.StageDispatched dispatched && dispatched.stageId() == sampled.stageId());
+                    }
+                    if (events.get(i) instanceof QueryEvent.StageDispatched dispatched) {
+                        assertThat(events.subList(0, i)).noneMatch(event -> event instanceof QueryEvent.StageSampled sampled && sampled.stageId() == dispatched.stageId());
+                    }
+                }
+                assertThat(aggregateStage(done).taskCount()).isPositive();
+                assertThat(done.plan().stages().get(0).taskCount()).as("run %d: scan tasks", run).isGreaterThan(1);
+            }
+            assertThat(sampledStages).isGreaterThanOrEqualTo(30);
+        } finally {
+            session.execute("SET distributed.dynamic_bytes_per_partition = " + budget).close();
+        }
+    }
+
+    private List<QueryEvent> eventsOf(String queryId) {
+        return heard.stream().filter(event -> event.queryId().equals(queryId)).toList();
+    }
+
+    /** {@code plan} under a projection of all its columns: a rewrite that keeps the schema and the inputs and costs more. */
+    private static ExecutionPlan identityProjection(ExecutionPlan plan) {
+        List<PhysicalExpr> columns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<Field> fields = plan.schema().getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            columns.add(new ColumnExpr(i, fields.get(i).getName(), fields.get(i).getType(), fields.get(i).isNullable()));
+            names.add(fields.get(i).getName());
+        }
+        return new ProjectionExec(columns, names, plan);
     }
 
     private void assertConflict(String sql, String origin, String otherOrigin) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
 import dev.quiver.distributed.exact.AggregateSizing;
 import dev.quiver.distributed.plan.Stage;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The high-cardinality GROUP BY of issue 6 at a CI-sized scale: ~600,000 groups of TPC-H SF 0.1
- * lineitem keys on 8 local workers of 32 MiB each. The advisory task count (1: the static scan hint)
- * puts every group in one task, which exceeds its worker's memory; the
+ * lineitem keys on 8 local workers of 32 MiB each. The advisory task count (static: the scan's 1
+ * task; AQE: 2 tasks) puts too many groups in a task, which exceeds its worker's memory; the
  * {@link AggregateMemorySizingHandler} requires enough consumer tasks and the query completes, with
  * the single-node result; its per-task estimate is within 2× of the measured peak.
  */
@@ -33,6 +34,9 @@ import org.junit.jupiter.api.TestInstance;
 class HighCardinalityGroupByTest {
     private static final int WORKERS = 8;
     private static final long WORKER_LIMIT = 32L << 20;
+    private static final int STATIC_PARTITIONS = 2;
+    /** As on 8-core workers: AQE's partitions of 16 MiB then make few, large tasks. */
+    private static final int ADAPTIVE_PARTITIONS = 8;
     static final String QUERY = "SELECT count(*), sum(c), sum(q), sum(s), sum(l_orderkey + l_partkey) FROM (SELECT l_orderkey, l_partkey, count(*) AS c,"
             + " sum(l_quantity) AS q, max(l_suppkey) AS s FROM lineitem GROUP BY l_orderkey, l_partkey)";
 
@@ -54,38 +58,55 @@ class HighCardinalityGroupByTest {
         catalog.close();
     }
 
-    /**
-     * Statically the advisory count is the scan's (1 task here): deterministic. AQE's advisory count
-     * for this query depends on how far its samplers got when it sized the GROUP BY (1 task from a
-     * lower-bound sample, up to all workers from a complete one), so adaptive mode is tested for
-     * the exact side only.
-     */
+    /** Statically the advisory count is the scan's: 1 task here. */
     @Test
     void advisoryRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes() {
-        try (QuerySession advisory = session(false, false)) {
-            assertThatThrownBy(() -> DistributedRun.query(advisory, QUERY))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> {
-                        // the consumer task's failure; or, when its report comes later than the failure grace (a loaded
-                        // machine), the head's read of its output, which carries the remote code in its message
-                        if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
-                            assertThat(e.errorCode()).as("%s", e.getMessage()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED);
-                            assertThat(e.getMessage()).contains("failed: EXCEEDED_MEMORY_LIMIT: ");
-                        }
-                    })
-                    .hasMessageContaining("Resources exhausted");
-            assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
+        try (QuerySession advisory = session(false, false, WORKER_LIMIT, STATIC_PARTITIONS)) {
+            assertRunsOutOfMemory(advisory);
         }
-        assertTheExactCountCompletes(false);
+        assertTheExactCountCompletes(false, STATIC_PARTITIONS);
     }
 
+    /**
+     * AQE sizes the GROUP BY by bytes: ~130 MiB of cost at 16 MiB per partition and 8 partitions
+     * per task gives 2 tasks, whose tables (300,000 groups each) exceed a worker. Should a sample be
+     * cut short by the workers' memory, the count only gets smaller.
+     */
     @Test
-    void theExactCountFromTheHandlerCompletesInAdaptiveMode() {
-        assertTheExactCountCompletes(true);
+    void advisoryAqeRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes() {
+        List<QueryEvent> heard = new CopyOnWriteArrayList<>();
+        try (QuerySession advisory = QuerySession.builder().catalog(catalog).targetPartitions(ADAPTIVE_PARTITIONS).localWorkers(WORKERS, WORKER_LIMIT)
+                .withDynamicTaskCount(true).queryEventListener(heard::add).build()) {
+            assertRunsOutOfMemory(advisory);
+        }
+        int consumerStage = heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
+                .mapToInt(event -> ((QueryEvent.StageClosed) event).stageId()).findFirst().orElseThrow();
+        assertThat(heard).filteredOn(event -> event instanceof QueryEvent.StageSized sized && sized.stageId() == consumerStage)
+                .singleElement().satisfies(event -> {
+                    QueryEvent.StageSized sized = (QueryEvent.StageSized) event;
+                    assertThat(sized.taskCount()).as("AQE's advisory count").isLessThan(WORKERS);
+                    assertThat(sized.hint()).isInstanceOf(TaskCountHint.Desired.class);
+                });
+        assertTheExactCountCompletes(true, ADAPTIVE_PARTITIONS);
     }
 
-    private void assertTheExactCountCompletes(boolean adaptive) {
+    private static void assertRunsOutOfMemory(QuerySession advisory) {
+        assertThatThrownBy(() -> DistributedRun.query(advisory, QUERY))
+                .isInstanceOfSatisfying(QuiverException.class, e -> {
+                    // the consumer task's failure; or, when its report comes later than the failure grace (a loaded
+                    // machine), the head's read of its output, which carries the remote code in its message
+                    if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
+                        assertThat(e.errorCode()).as("%s", e.getMessage()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED);
+                        assertThat(e.getMessage()).contains("failed: EXCEEDED_MEMORY_LIMIT: ");
+                    }
+                })
+                .hasMessageContaining("Resources exhausted");
+        assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
+    }
+
+    private void assertTheExactCountCompletes(boolean adaptive, int partitions) {
         sizings.clear();
-        try (QuerySession exact = session(adaptive, true)) {
+        try (QuerySession exact = session(adaptive, true, WORKER_LIMIT, partitions)) {
             DistributedRun run = DistributedRun.query(exact, QUERY);
             assertThat(run.result().rows()).isEqualTo(expected);
             DistributedRun.assertSucceeded(run.finalPlan());
@@ -94,10 +115,10 @@ class HighCardinalityGroupByTest {
             assertThat(consumer.taskCountHint().origin()).startsWith("handler AggregateMemorySizingHandler");
             AggregateSizing sizing = sizings.get(sizings.size() - 1);
             assertThat(consumer.taskCount()).isEqualTo(sizing.consumerTasks()).isGreaterThan(1).isLessThanOrEqualTo(WORKERS);
-            // the estimate of one consumer task's aggregate state against the FINAL aggregates' measured peaks
+            // the estimate of one consumer task's aggregate state against the FINAL aggregates' measured peaks (summed over the task's partitions)
             for (TaskReport report : run.finalPlan().reportsOf(consumer.stageId())) {
                 long measured = report.metrics().stream().filter(node -> node.name().equals("HashAggregateExec"))
-                        .mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).max().orElseThrow();
+                        .mapToLong(OperatorMetricsSnapshot::summedPeakMemoryBytes).max().orElseThrow();
                 assertThat(measured).as("measured peak of %s vs the estimate %s", report.taskId(), sizing.summary())
                         .isBetween(sizing.taskBytes() / 2, sizing.taskBytes() * 2);
             }
@@ -107,7 +128,8 @@ class HighCardinalityGroupByTest {
     @Test
     void twoWorkerMemoryLimitsGiveTwoConsumerCounts() {
         sizings.clear();
-        try (QuerySession small = session(false, true, WORKER_LIMIT); QuerySession large = session(false, true, 4 * WORKER_LIMIT)) {
+        try (QuerySession small = session(false, true, WORKER_LIMIT, STATIC_PARTITIONS);
+                QuerySession large = session(false, true, 4 * WORKER_LIMIT, STATIC_PARTITIONS)) {
             small.executeScript("EXPLAIN " + QUERY);
             int smallTasks = sizings.get(sizings.size() - 1).consumerTasks();
             large.executeScript("EXPLAIN " + QUERY);
@@ -118,12 +140,8 @@ class HighCardinalityGroupByTest {
         }
     }
 
-    private QuerySession session(boolean adaptive, boolean handler) {
-        return session(adaptive, handler, WORKER_LIMIT);
-    }
-
-    private QuerySession session(boolean adaptive, boolean handler, long workerLimit) {
-        QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(WORKERS, workerLimit)
+    private QuerySession session(boolean adaptive, boolean handler, long workerLimit, int partitions) {
+        QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(partitions).localWorkers(WORKERS, workerLimit)
                 .withDynamicTaskCount(adaptive);
         if (handler) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));

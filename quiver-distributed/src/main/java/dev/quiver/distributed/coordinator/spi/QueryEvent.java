@@ -14,8 +14,9 @@ import java.util.Optional;
  * Something that happened to a distributed query, in the order the coordinator saw it. For each
  * stage: {@link StageClosed} (its inputs are dispatched, so its shape is final), {@link StageSized}
  * (its task count and the hint that set it), {@link StageDispatched} (its tasks were sent); with
- * adaptive task counts also {@link StageCosted} before it is sized and {@link StageSampled} once its
- * samples are in; for
+ * adaptive task counts also {@link StageCosted} just before its {@link StageSized} (one of each per
+ * stage, for the plan it is dispatched with, also after a stage-event handler rewrote it) and
+ * {@link StageSampled} once its samples are in (always after its {@link StageDispatched}); for
  * each task, {@link TaskStateChanged} (PLANNED, SENT, then what the worker reports); and one
  * {@link QueryEnded}. Events of one task arrive in order; events of different tasks interleave.
  */

@@ -110,6 +110,28 @@ final class AggregateStream implements BatchStream {
 
     @Override
     public VectorSchemaRoot next() {
+        VectorSchemaRoot batch = advance();
+        metrics.setPendingOutputRows(pendingOutputRows());
+        return batch;
+    }
+
+    /**
+     * The groups this partition will still emit from what it holds: the rest of the groups being
+     * emitted, or the groups built so far (a global aggregate always emits its one row). A PARTIAL
+     * aggregate flushing because the pool refused a batch holds that batch unread: it counts as many
+     * groups per row as the groups being emitted came from (the batch was pulled from the input, so
+     * without it the rows held would not match the input read).
+     */
+    private long pendingOutputRows() {
+        return switch (state) {
+            case DONE -> 0;
+            case EMITTING -> emitEnd - emitPosition
+                    + (pendingInput == null ? 0 : Math.round(pendingInput.getRowCount() * Math.min(1.0, emitEnd / (double) Math.max(1, rowsSinceFlush))));
+            case READING -> table == null ? 1 : table.groupCount();
+        };
+    }
+
+    private VectorSchemaRoot advance() {
         while (true) {
             switch (state) {
                 case DONE:

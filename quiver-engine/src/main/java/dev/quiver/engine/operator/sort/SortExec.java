@@ -143,12 +143,14 @@ public final class SortExec extends AbstractExecutionPlan {
             }
             if (emitted >= limit) {
                 close();
+                partitionMetrics.setPendingOutputRows(0);
                 return null;
             }
             long start = System.nanoTime();
             int count = Math.min(context.batchSize(), limit - emitted);
             VectorSchemaRoot batch = buffer.take(sorted, emitted, count);
             emitted += count;
+            partitionMetrics.setPendingOutputRows(limit - emitted);
             partitionMetrics.addElapsedCompute(System.nanoTime() - start);
             return batch;
         }

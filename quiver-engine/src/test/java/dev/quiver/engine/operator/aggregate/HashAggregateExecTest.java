@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
+import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.BinaryExpr;
@@ -38,6 +39,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
@@ -319,6 +321,31 @@ class HashAggregateExecTest {
             HashAggregateExec plan = single(new MemoryScanExec(SCHEMA, List.of(rows)), List.of("k"), List.of(countStar()));
             assertThat(PartitionRunner.batchSizes(plan, tc.context())).containsExactly(List.of(3, 3, 3, 1));
         }
+    }
+
+    /** What a sampler reads while the aggregate emits: the groups it still holds, and that its input has ended. */
+    @Test
+    void reportsTheGroupsItStillHoldsAndItsInputsEnd() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int r = 0; r < 100; r++) {
+            rows.add(row("k" + (r % 10), r, (long) r, 1.0, "1.00", "s", 1, true));
+        }
+        MemoryScanExec scan = new MemoryScanExec(SCHEMA, List.of(rows));
+        HashAggregateExec plan = single(scan, List.of("k"), List.of(countStar()));
+        List<Long> pending = new ArrayList<>();
+        try (TestingContext tc = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(4, 2));
+                BatchStream stream = plan.execute(0, tc.context())) {
+            assertThat(scan.metrics().partition(0).endOfStream()).isFalse();
+            VectorSchemaRoot batch;
+            while ((batch = stream.next()) != null) {
+                batch.close();
+                assertThat(scan.metrics().partition(0).endOfStream()).isTrue();
+                pending.add(plan.metrics().partition(0).pendingOutputRows());
+            }
+            assertThat(plan.metrics().partition(0).endOfStream()).isTrue();
+        }
+        assertThat(pending).containsExactly(6L, 2L, 0L);
+        assertThat(plan.metrics().partition(0).pendingOutputRows()).isZero();
     }
 
     private static Schema intSchema() {
