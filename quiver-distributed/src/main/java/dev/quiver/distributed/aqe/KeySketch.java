@@ -27,6 +27,8 @@ import org.apache.arrow.vector.ValueVector;
 public final class KeySketch {
     /** log2 of the registers of a key sketch: 4096 registers, about 1.6% standard error. */
     public static final int KEY_LG_K = 12;
+    /** The relative standard error of a key sketch's estimate. */
+    public static final double KEY_STANDARD_ERROR = 1.04 / Math.sqrt(1 << KEY_LG_K);
     /** log2 of the registers of a per-column sketch, which never leaves the worker. */
     static final int COLUMN_LG_K = 10;
     private static final byte DENSE = 'D';

@@ -35,6 +35,8 @@ public final class StageSampleCollector {
     static final double REPEATING = 0.1;
     /** Sampled partitions whose merged keys are at most this many times the largest one's share their keys. */
     static final double REPEATED_ACROSS_PARTITIONS = 1.1;
+    /** A sample with at least {@code 1 - UNIQUE_TOLERANCE} distinct keys per row has not seen a key repeat (three standard errors). */
+    static final double UNIQUE_TOLERANCE = 3 * KeySketch.KEY_STANDARD_ERROR;
 
     private final int stageId;
     private final Schema schema;
@@ -163,11 +165,17 @@ public final class StageSampleCollector {
         if (rows >= totalRows) {
             return Math.min(distinct, totalRows);
         }
+        double linear = distinct * (totalRows / (double) rows);
+        if (distinct >= (1 - UNIQUE_TOLERANCE) * rows) {
+            // as many keys as rows, within the sketch's error: nothing was seen to repeat. The domain
+            // a few percent of sketch error would imply is noise, and a high-cardinality GROUP BY
+            // sized by it would get a fraction of its groups: the keys scale with the rows
+            return clamp(linear, distinct, totalRows);
+        }
         if (halfRows <= 0 || halfRows >= rows) {
             return extrapolateDistinct(distinct, rows, totalRows);
         }
         double domain = DistinctEstimator.domainSize(distinct, rows);
-        double linear = distinct * (totalRows / (double) rows);
         if (Double.isInfinite(domain)) {
             return clamp(linear, distinct, totalRows);
         }

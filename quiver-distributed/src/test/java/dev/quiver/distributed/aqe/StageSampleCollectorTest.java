@@ -188,6 +188,17 @@ class StageSampleCollectorTest {
     }
 
     /**
+     * A 2% sample of unique keys (a high-cardinality GROUP BY's partial rows) whose sketch reads 2%
+     * low: the domain that undercount implies (~576,000) is noise; the keys scale with the rows.
+     */
+    @Test
+    void keysWithinTheSketchErrorOfTheRowsScaleWithTheRows() {
+        assertThat(StageSampleCollector.extrapolateKeys(23_500, 24_000, 11_880, 12_000, 1_200_000)).isEqualTo(1_175_000);
+        // a sample that does repeat its keys beyond the sketch's error still finds the domain
+        assertThat(StageSampleCollector.extrapolateKeys(20_000, 24_000, 11_300, 12_000, 1_200_000)).isLessThan(100_000);
+    }
+
+    /**
      * Every partition of a partial aggregate holds the same few groups (TPC-H q1's keys): stopping
      * at 20% of the partitions, the keys are those groups, not scaled with the unsampled partitions.
      */
