@@ -47,10 +47,10 @@ final class ExactConsumerTour {
     static final double MIN_SCALE_FACTOR = 0.2;
     /**
      * The per-worker memory limit at the chapter's SF 0.2, scaled with its scale factor; the launcher
-     * ({@code ./quiver}) sizes the JVM for it. Between what the handler's 8 tasks need (~40 MiB with
-     * its safety factor) and what AQE's 3 tasks need (over 48 MiB).
+     * ({@code ./quiver}) sizes the JVM for it: below the 38 MiB of hash tables each of AQE's 3
+     * tasks needs, above what the handler's count needs (~18 MiB at the least).
      */
-    static final long WORKER_MEMORY_AT_SF_02 = 44L << 20;
+    static final long WORKER_MEMORY_AT_SF_02 = 32L << 20;
     /** Partitions per task: AQE divides its partition count by this to get tasks. */
     static final int PARTITIONS = 8;
     private static final long CACHE_BYTES = 512L << 20;
@@ -103,10 +103,11 @@ final class ExactConsumerTour {
                     exact.aggregateTasks());
             out.println("   the handler: " + sizing.summary());
             boolean equal = exact.result().isPresent() && exact.result().get().rows().equals(singleNode.rows());
-            out.printf(Locale.ROOT, "   %s after %.3f s; memory per worker: estimated %s (GROUP BY state %s × safety factor, plus producer and sampler),"
+            out.printf(Locale.ROOT, "   %s after %.3f s; memory per worker: estimated %s (GROUP BY state %s for %s × G groups, plus producer batches),"
                             + " measured peak %s (GROUP BY state %s); result %s the single-node result%n",
                     exact.error().map(e -> "FAILED, " + e.errorCode() + ": " + e.getMessage()).orElse("completed"), exact.seconds(),
                     ByteSize.formatBytes(sizing.workerBytes()), ByteSize.formatBytes(sizing.taskBytes() * ((sizing.consumerTasks() + WORKERS - 1) / WORKERS)),
+                    AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR,
                     ByteSize.formatBytes(exact.peakWorkerBytes()), ByteSize.formatBytes(exact.aggregatePeakWorkerBytes()), equal ? "equal to" : "DIFFERENT FROM");
             out.println();
             out.flush();

@@ -30,14 +30,14 @@ class DemoCommandTest {
                 .containsPattern("(?m)^  Q3 +\\d+\\.\\d{3} s +10 rows  the same, on 4 workers")
                 // the last chapter (always at least SF 0.2: 1.2 million groups): the high-cardinality GROUP BY fails with AQE's advisory
                 // count and completes with the exact count of the reference handler
-                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 44.0 MiB each (TPC-H SF 0.2 lineitem)")
+                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 32.0 MiB each (TPC-H SF 0.2 lineitem)")
                 .contains("AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), 8 partitions per task")
                 .containsPattern("single node: +1199907 groups")
                 .containsPattern("advisory: +AQE sized the GROUP BY to [1-7] tasks? \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: "
                         + ".*Resources exhausted")
                 .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.exact\\.AggregateMemorySizingHandler\\): n=\\d tasks")
-                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB × safety factor, "
-                        + "plus producer and sampler\\), measured peak [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB\\); result equal to the single-node result")
+                .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB for 1\\.25 × G groups, "
+                        + "plus producer batches\\), measured peak [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB\\); result equal to the single-node result")
                 .containsPattern("(?m)^  Agg +\\d+\\.\\d{3} s +1 row   GROUP BY of 1199907 groups on 8 workers: advisory [1-7] tasks? failed "
                         + "\\(EXCEEDED_MEMORY_LIMIT\\), exact n=\\d");
     }

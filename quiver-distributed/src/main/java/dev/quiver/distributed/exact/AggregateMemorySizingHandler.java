@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
-import dev.quiver.distributed.event.PlanningMode;
 import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.event.StageSampledEvent;
@@ -17,9 +16,11 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * The reference stage-event handler of DESIGN §6: sizes the consumer of a shuffle whose fragment
@@ -30,21 +31,31 @@ import java.util.OptionalLong;
  * <p>Groups G come from the key-tuple sketch of the sampled producer ({@link StageSampledEvent}),
  * or before sampling from the catalog's distinct counts of the keys, traced through the producer
  * ({@link DynamicStageBuiltEvent}); without either, from the producer's estimated output rows
- * (each row at most one group). With b bytes per group ({@code GroupStateWidth}), {@code P_c}
- * partitions per task, one task holds {@code taskBytes(n) = P_c × b × capacity(ceil(G / (n·P_c)))}
- * (the engine's tables grow to the next power of two). A worker runs {@code ceil(n/W)} of
- * them next to {@code ceil(T_p/W)} producer tasks, each holding about one batch per partition and,
- * in adaptive mode, {@code sample_bytes_per_partition} per partition of sampler buffer. The handler
- * requires the smallest n ≤ the task limit with
- * {@code safety × ceil(n/W) × taskBytes(n) + coResident ≤ workerLimit}; when none fits, it fails
- * with {@code EXCEEDED_MEMORY_LIMIT} naming G, b, W and the limit (no n can do better than G/W
- * groups per worker).
+ * (each row at most one group). The handler sizes for {@code safety × G} groups: the margin covers
+ * the estimate's error, and because it is applied before the engine's power-of-two table
+ * capacity, a margin that crosses a capacity step budgets the doubled table. With b bytes per
+ * group ({@code GroupStateWidth}) and {@code P_c} partitions per task, one task holds
+ * {@code taskBytes(n, P_c) = P_c × b × capacity(ceil(safety·G / (n·P_c)))}. A worker runs
+ * {@code ceil(n/W)} of them next to {@code ceil(T_p/W)} producer tasks, of which the handler
+ * counts one batch per partition: what a producer holds beyond that gives way under pressure
+ * (a PARTIAL aggregate emits what it holds, a sampler stops buffering) instead of failing.
+ *
+ * <p>It requires the smallest n ≤ the task limit with
+ * {@code ceil(n/W) × taskBytes(n, P_c) + coResident ≤ workerLimit}, with the planned {@code P_c}
+ * when that fits; otherwise, when the boundary is the consumer's only input, with the {@code P_c}
+ * nearest the planned one (between half and twice it) that fits, which it then requires too
+ * ({@code withExactConsumerTasks(n, P_c)}): the table capacities step by powers of two, and
+ * another split of the groups can fill them instead of leaving them half empty. When nothing
+ * fits it fails with {@code EXCEEDED_MEMORY_LIMIT} naming G, b, W and the limit (no n can do
+ * better than G/W groups per worker).
  */
 public final class AggregateMemorySizingHandler implements StageEventHandler {
-    /** The default headroom over the estimate: the estimate is of the aggregate's state, not of every buffer a task holds. */
-    public static final double DEFAULT_SAFETY_FACTOR = 1.5;
+    /**
+     * The default margin on the estimated groups: the key sketch's error is ~5% at three standard
+     * errors and AQE's row estimates reach q-errors of ~1.2 at the 95th percentile (docs/aqe.md).
+     */
+    public static final double DEFAULT_SAFETY_FACTOR = 1.25;
     static final int DEFAULT_BATCH_ROWS = 8192;
-    static final long DEFAULT_SAMPLE_BYTES_PER_PARTITION = 1L << 20;
 
     private final double safetyFactor;
     private final Consumer<AggregateSizing> decisions;
@@ -77,7 +88,9 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
 
     @Override
     public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
-        return sizing(event).map(this::told).map(sizing -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks()))
+        return sizing(event).map(this::told).map(sizing -> sizing.partitionsPerConsumerTask() == event.boundary().partitionsPerConsumerTask()
+                        ? DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks())
+                        : DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(sizing.consumerTasks(), sizing.partitionsPerConsumerTask()))
                 .orElseGet(DynamicStageBuiltEventResponse::unchanged);
     }
 
@@ -103,7 +116,7 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         String source = catalog.isPresent() ? "catalog distinct counts" : "at most the producer's ~" + rows + " output rows";
         double rowBytes = event.producerCost().outputRows() > 0 ? (double) event.producerCost().outputBytes() / event.producerCost().outputRows() : 64;
         return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes));
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, onlyInput(event.boundary())));
     }
 
     @Override
@@ -128,42 +141,74 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         long groups = sketched ? Math.max(1, event.sampled().distinctKeys()) : rows;
         String source = sketched ? "key sketch of the sampled producer" : "at most the producer's ~" + rows + " sampled rows";
         double rowBytes = event.sampled().rows() > 0 ? (double) event.sampled().bytes() / event.sampled().rows() : 64;
+        // the producer is running: its head's P_c is fixed, only the count may change
         return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes));
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, false));
     }
 
     /**
-     * The sizing for {@code groups} groups of {@code aggregate} behind {@code boundary}.
+     * The sizing for {@code groups} groups of {@code aggregate} behind {@code boundary}, with the
+     * boundary's planned {@code P_c} or, when {@code mayChoosePartitions}, another that fits.
      *
      * @throws QuiverException {@code EXCEEDED_MEMORY_LIMIT} when no task count within the limit fits
      */
     public AggregateSizing size(StageBoundary boundary, HashAggregateExec aggregate, long groups, String groupsSource, int producerTasks,
-            int producerPartitions, double producerRowBytes) {
+            int producerPartitions, double producerRowBytes, boolean mayChoosePartitions) {
         long bytesPerGroup = GroupStateWidth.bytesPerGroup(aggregate.groupExprs().stream().map(PhysicalExpr::type).toList(), aggregate.aggregates());
+        long sizedGroups = (long) Math.ceil(safetyFactor * groups);
         int workers = boundary.workerCount();
-        int partitions = boundary.partitionsPerConsumerTask();
+        int planned = boundary.partitionsPerConsumerTask();
         long batchRows = setting(boundary, "batch_size", DEFAULT_BATCH_ROWS);
-        long sampleBytes = boundary.mode() == PlanningMode.ADAPTIVE
-                ? setting(boundary, "distributed.sample_bytes_per_partition", DEFAULT_SAMPLE_BYTES_PER_PARTITION) : 0;
-        long producerTasksPerWorker = ceilDiv(producerTasks, workers);
-        long coResident = producerTasksPerWorker * producerPartitions * (sampleBytes + (long) Math.ceil(batchRows * producerRowBytes));
+        long coResident = ceilDiv(producerTasks, workers) * producerPartitions * (long) Math.ceil(batchRows * producerRowBytes);
         long limit = boundary.minWorkerMemoryLimit();
         for (int n = 1; n <= boundary.maxTasksPerStage(); n++) {
-            long taskBytes = taskBytes(groups, n, partitions, bytesPerGroup);
-            long workerBytes = (long) Math.ceil(safetyFactor * ceilDiv(n, workers) * taskBytes) + coResident;
-            if (workerBytes <= limit) {
-                return new AggregateSizing(groups, groupsSource, bytesPerGroup, n, workers, partitions, taskBytes, workerBytes, coResident, limit);
+            for (int partitions : partitionChoices(planned, mayChoosePartitions)) {
+                long taskBytes = taskBytes(sizedGroups, n, partitions, bytesPerGroup);
+                long workerBytes = ceilDiv(n, workers) * taskBytes + coResident;
+                if (workerBytes <= limit) {
+                    return new AggregateSizing(groups, groupsSource, bytesPerGroup, n, workers, partitions, taskBytes, workerBytes, coResident, limit);
+                }
             }
         }
         long perWorkerGroups = ceilDiv(groups, workers);
-        long best = (long) Math.ceil(safetyFactor * taskBytes(groups, workers, partitions, bytesPerGroup)) + coResident;
+        long best = partitionChoices(planned, mayChoosePartitions).stream().mapToLong(p -> taskBytes(sizedGroups, workers, p, bytesPerGroup)).min()
+                .orElseThrow() + coResident;
         String why = boundary.maxTasksPerStage() < workers
                 ? "even " + boundary.maxTasksPerStage() + " tasks (the limit, " + boundary.maxTasksOrigin() + ") do not fit"
                 : "even spread over all W=" + workers + " workers, G/W=" + perWorkerGroups + " groups need ~" + best + " bytes per worker";
         throw new QuiverException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "the GROUP BY of " + aggregate.displayLine() + " at " + boundary.describe()
-                + " has G=" + groups + " groups (" + groupsSource + ") of " + bytesPerGroup + " bytes each (safety factor " + safetyFactor + ", "
-                + coResident + " bytes of co-resident producer and sampler buffers); " + why + ", more than the worker memory limit of " + limit
+                + " has G=" + groups + " groups (" + groupsSource + ") of " + bytesPerGroup + " bytes each (sized for " + safetyFactor + " × G, with "
+                + coResident + " bytes of co-resident producer batches); " + why + ", more than the worker memory limit of " + limit
                 + " bytes; add workers, raise the workers' memory limit or reduce the groups");
+    }
+
+    /** The planned {@code P_c} first, then (when allowed) the others from half to twice it, nearest first. */
+    static List<Integer> partitionChoices(int planned, boolean mayChoose) {
+        List<Integer> choices = new ArrayList<>(List.of(planned));
+        if (mayChoose) {
+            for (int distance = 1; planned + distance <= 2 * planned; distance++) {
+                if (planned - distance >= Math.max(1, (planned + 1) / 2)) {
+                    choices.add(planned - distance);
+                }
+                choices.add(planned + distance);
+            }
+        }
+        return choices;
+    }
+
+    /**
+     * Whether the boundary is the only stage input of its consumer: a {@code P_c} of the handler's
+     * own would otherwise have to match the consumer's other partitioned inputs.
+     */
+    private static boolean onlyInput(StageBoundary boundary) {
+        return countInputs(boundary.consumerFragment()) == 1;
+    }
+
+    private static int countInputs(ExecutionPlan plan) {
+        if (plan instanceof StageInputExec) {
+            return 1;
+        }
+        return plan.children().stream().mapToInt(AggregateMemorySizingHandler::countInputs).sum();
     }
 
     /**

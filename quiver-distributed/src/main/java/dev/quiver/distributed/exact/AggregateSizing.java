@@ -11,9 +11,9 @@ import java.util.Locale;
  * @param consumerTasks n, the smallest task count whose per-worker state fits
  * @param workers W
  * @param partitionsPerConsumerTask {@code P_c}, the aggregate's partitions per task
- * @param taskBytes the estimated peak of one consumer task's aggregate state (all its partitions)
- * @param workerBytes {@code ceil(n/W)} tasks' state times the safety factor plus the co-resident producer and sampler bytes
- * @param coResidentBytes the producer tasks' and samplers' bytes on the same worker
+ * @param taskBytes the estimated peak of one consumer task's aggregate state (all its partitions), for the safety factor × G groups
+ * @param workerBytes {@code ceil(n/W)} tasks' state plus the co-resident producer bytes
+ * @param coResidentBytes the producer tasks' batches on the same worker (one per partition)
  * @param workerLimit the smallest worker memory limit
  */
 public record AggregateSizing(long groups, String groupsSource, long bytesPerGroup, int consumerTasks, int workers, int partitionsPerConsumerTask,
@@ -21,7 +21,7 @@ public record AggregateSizing(long groups, String groupsSource, long bytesPerGro
     /** One line for events and the demo. */
     public String summary() {
         return String.format(Locale.ROOT, "G=%d groups (%s) × %d B/group; n=%d tasks on W=%d workers (P_c=%d): %d B per task, %d B per worker "
-                + "(incl. %d B producer/sampler) of %d B", groups, groupsSource, bytesPerGroup, consumerTasks, workers, partitionsPerConsumerTask,
+                + "(incl. %d B producer batches) of %d B", groups, groupsSource, bytesPerGroup, consumerTasks, workers, partitionsPerConsumerTask,
                 taskBytes, workerBytes, coResidentBytes, workerLimit);
     }
 }

@@ -84,12 +84,13 @@ class AggregateMemorySizingHandlerTest {
                 DistributedPlanner planner = planner(1);
                 List<StageFragment> fragments = planner.cut(query.plan());
                 StageBoundary boundary = boundary(fragments, 0, planner, 1L << 40, PlanningMode.STATIC);
-                AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
+                // without the margin on the groups: the formula itself against the engine
+                AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler(1.0);
                 DynamicStageBuiltEvent event = builtEvent(fragments, boundary);
                 AggregateSizing fromCatalog = handler.size(boundary, AggregateMemorySizingHandler.finalAggregate(boundary).orElseThrow(),
-                        catalogGroups(event), "catalog", 1, PARTITIONS, 64);
+                        catalogGroups(event), "catalog", 1, PARTITIONS, 64, false);
                 AggregateSizing fromTrueGroups = handler.size(boundary, AggregateMemorySizingHandler.finalAggregate(boundary).orElseThrow(), groups,
-                        "true", 1, PARTITIONS, 64);
+                        "true", 1, PARTITIONS, 64, false);
                 System.out.printf("SF %s: %d groups (catalog %d), measured peak %d B, estimated %d B (catalog) / %d B (true G), %d B/group%n", sf,
                         groups, fromCatalog.groups(), measured, fromCatalog.taskBytes(), fromTrueGroups.taskBytes(), fromTrueGroups.bytesPerGroup());
                 assertThat(fromCatalog.consumerTasks()).isEqualTo(1);
@@ -126,12 +127,14 @@ class AggregateMemorySizingHandlerTest {
             // the smallest n that fits: n fits the tight limit, n - 1 does not
             HashAggregateExec aggregate = AggregateMemorySizingHandler.finalAggregate(tight).orElseThrow();
             long groups = catalogGroups(builtEvent(fragments, tight));
-            AggregateSizing chosen = handler.size(tight, aggregate, groups, "catalog", WORKERS, PARTITIONS, 64);
+            AggregateSizing chosen = handler.size(tight, aggregate, groups, "catalog", WORKERS, PARTITIONS, 64, true);
             assertThat(chosen.consumerTasks()).isEqualTo(tightTasks);
             assertThat(chosen.workerBytes()).isLessThanOrEqualTo(48 * MIB);
-            long previousTask = AggregateMemorySizingHandler.taskBytes(groups, tightTasks - 1, PARTITIONS, chosen.bytesPerGroup());
-            assertThat((long) Math.ceil(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR * previousTask) + chosen.coResidentBytes())
-                    .isGreaterThan(48 * MIB);
+            long sizedGroups = (long) Math.ceil(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR * groups);
+            for (int partitions : AggregateMemorySizingHandler.partitionChoices(PARTITIONS, true)) {
+                long previousTask = AggregateMemorySizingHandler.taskBytes(sizedGroups, tightTasks - 1, partitions, chosen.bytesPerGroup());
+                assertThat(previousTask + chosen.coResidentBytes()).as("n=%d with P_c=%d", tightTasks - 1, partitions).isGreaterThan(48 * MIB);
+            }
         }
     }
 
