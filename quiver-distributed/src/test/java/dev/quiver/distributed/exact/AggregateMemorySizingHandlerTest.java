@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.aqe.CostModel;
 import dev.quiver.distributed.aqe.SampledStatistics;
+import dev.quiver.distributed.event.ConsumerTasks;
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.PlanningMode;
@@ -157,6 +158,43 @@ class AggregateMemorySizingHandlerTest {
                 previous = tasks;
             }
         }
+    }
+
+    /**
+     * 600,000 groups (sized for 750,000) on 4 workers of 36 MiB, 4 partitions per task planned:
+     * 2 tasks × 4 partitions need tables of 131,072 slots (4 × 76 B × 131,072 = 39.8 MB per task),
+     * 3 tasks fit (19.9 MB); with 3 partitions per task 2 tasks fill tables of 131,072 slots
+     * (29.9 MB, plus 2.1 MB of producer batches), so the handler requires (2, P_c = 3), and keeps
+     * the planned P_c with 3 tasks when it may not choose (a consumer with other inputs).
+     */
+    @Test
+    void choosesAnotherPartitionCountWhenThePlannedOneLeavesTheTablesHalfEmpty() {
+        try (TpchCatalog catalog = new TpchCatalog(0.1)) {
+            DistributedPlanner planner = planner(WORKERS);
+            List<StageFragment> fragments = planner.cut(query(catalog).plan());
+            StageBoundary boundary = boundary(fragments, 0, planner, 36 * MIB, PlanningMode.STATIC);
+            AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
+            HashAggregateExec aggregate = AggregateMemorySizingHandler.finalAggregate(boundary).orElseThrow();
+            AggregateSizing planned = handler.size(boundary, aggregate, 600_000, "test", WORKERS, PARTITIONS, 64, false);
+            AggregateSizing chosen = handler.size(boundary, aggregate, 600_000, "test", WORKERS, PARTITIONS, 64, true);
+            assertThat(List.of(planned.consumerTasks(), planned.partitionsPerConsumerTask())).containsExactly(3, PARTITIONS);
+            assertThat(List.of(chosen.consumerTasks(), chosen.partitionsPerConsumerTask())).containsExactly(2, 3);
+            assertThat(chosen.taskBytes()).isEqualTo(3L * 76 * 131_072);
+            assertThat(chosen.workerBytes()).isLessThanOrEqualTo(36 * MIB);
+
+            // from the event (the catalog's 600,572 groups; the boundary is the consumer's only input) the response carries P_c with n
+            ConsumerTasks required = handler.onStageBuilt(builtEvent(fragments, boundary)).consumerTasks().orElseThrow();
+            assertThat(required.exact()).isTrue();
+            assertThat(required.tasks()).isEqualTo(2);
+            assertThat(required.partitionsPerConsumerTask()).hasValue(3);
+        }
+    }
+
+    @Test
+    void triesThePlannedPartitionCountFirstThenTheNearestWithinHalfToTwiceIt() {
+        assertThat(AggregateMemorySizingHandler.partitionChoices(8, false)).containsExactly(8);
+        assertThat(AggregateMemorySizingHandler.partitionChoices(8, true)).containsExactly(8, 7, 9, 6, 10, 5, 11, 4, 12, 13, 14, 15, 16);
+        assertThat(AggregateMemorySizingHandler.partitionChoices(1, true)).containsExactly(1, 2);
     }
 
     @Test

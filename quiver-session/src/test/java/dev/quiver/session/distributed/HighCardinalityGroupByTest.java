@@ -115,6 +115,8 @@ class HighCardinalityGroupByTest {
             assertThat(consumer.taskCountHint().origin()).startsWith("handler AggregateMemorySizingHandler");
             AggregateSizing sizing = sizings.get(sizings.size() - 1);
             assertThat(consumer.taskCount()).isEqualTo(sizing.consumerTasks()).isGreaterThan(1).isLessThanOrEqualTo(WORKERS);
+            // the handler's P_c (its own when the planned one leaves the tables half empty) is what the consumer ran with
+            assertThat(consumer.partitionsPerTask()).isEqualTo(sizing.partitionsPerConsumerTask());
             // the estimate of one consumer task's aggregate state against the FINAL aggregates' measured peaks (summed over the task's partitions)
             for (TaskReport report : run.finalPlan().reportsOf(consumer.stageId())) {
                 long measured = report.metrics().stream().filter(node -> node.name().equals("HashAggregateExec"))
