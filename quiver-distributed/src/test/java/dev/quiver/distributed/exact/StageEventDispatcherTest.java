@@ -35,6 +35,7 @@ import dev.quiver.engine.operator.UnionExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.NestedLoopJoinExec;
 import dev.quiver.engine.stats.Statistics;
+import dev.quiver.engine.testing.OpaqueScanExec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

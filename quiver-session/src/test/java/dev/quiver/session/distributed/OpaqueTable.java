@@ -2,17 +2,14 @@ package dev.quiver.session.distributed;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.execution.AbstractExecutionPlan;
-import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.execution.Partitioning;
-import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
+import dev.quiver.engine.testing.OpaqueScanExec;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -51,49 +48,5 @@ record OpaqueTable(String name, int rows) implements TableSource {
             values.add(List.of(k));
         }
         return new OpaqueScanExec(MemoryScanExec.split(SCHEMA, values, request.targetPartitions()));
-    }
-
-    /** The scan: a memory scan under a node type of its own. */
-    static final class OpaqueScanExec extends AbstractExecutionPlan {
-        private final ExecutionPlan delegate;
-
-        OpaqueScanExec(ExecutionPlan delegate) {
-            this.delegate = requireNonNull(delegate, "delegate is null");
-        }
-
-        @Override
-        public String name() {
-            return "OpaqueScanExec";
-        }
-
-        @Override
-        public Schema schema() {
-            return delegate.schema();
-        }
-
-        @Override
-        public List<ExecutionPlan> children() {
-            return List.of();
-        }
-
-        @Override
-        public Partitioning outputPartitioning() {
-            return delegate.outputPartitioning();
-        }
-
-        @Override
-        public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-            return this;
-        }
-
-        @Override
-        public BatchStream execute(int partition, TaskContext context) {
-            return delegate.execute(partition, context);
-        }
-
-        @Override
-        public String displayLine() {
-            return "OpaqueScanExec";
-        }
     }
 }

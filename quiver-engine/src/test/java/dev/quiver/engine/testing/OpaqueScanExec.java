@@ -1,4 +1,4 @@
-package dev.quiver.distributed.exact;
+package dev.quiver.engine.testing;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,11 +10,14 @@ import dev.quiver.engine.execution.TaskContext;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** A source leaf no {@code TaskEstimator} knows, so the planner cannot split it (it runs as one task). */
-final class OpaqueScanExec extends AbstractExecutionPlan {
+/**
+ * A source leaf of a node type of its own over another plan's partitions: no distributed
+ * {@code TaskEstimator} knows it, so the planner cannot split it (it runs as one task).
+ */
+public final class OpaqueScanExec extends AbstractExecutionPlan {
     private final ExecutionPlan delegate;
 
-    OpaqueScanExec(ExecutionPlan delegate) {
+    public OpaqueScanExec(ExecutionPlan delegate) {
         this.delegate = requireNonNull(delegate, "delegate is null");
     }
 
