@@ -136,19 +136,22 @@ final class ExactConsumerTour {
                 boolean exact = mode == 1;
                 long low = 1;
                 long high = 64;
-                while (runDistributed(catalog, memoryLimit, high << 20, exact).error().isPresent()) {
+                // the run that completed at the smallest limit so far: near the edge a run may complete once and fail the next time
+                Outcome at;
+                while ((at = runDistributed(catalog, memoryLimit, high << 20, exact)).error().isPresent()) {
                     low = high;
                     high *= 2;
                 }
                 while (high - low > 1) {
                     long middle = (low + high) / 2;
-                    if (runDistributed(catalog, memoryLimit, middle << 20, exact).error().isPresent()) {
+                    Outcome run = runDistributed(catalog, memoryLimit, middle << 20, exact);
+                    if (run.error().isPresent()) {
                         low = middle;
                     } else {
                         high = middle;
+                        at = run;
                     }
                 }
-                Outcome at = runDistributed(catalog, memoryLimit, high << 20, exact);
                 smallest[mode] = high;
                 out.printf(Locale.ROOT, "  %-8s %4d MiB: %d tasks for the GROUP BY, peak %s on a worker (GROUP BY state %s), %.3f s%s%n",
                         exact ? "exact" : "advisory", high, at.aggregateTasks(), ByteSize.formatBytes(at.peakWorkerBytes()),
