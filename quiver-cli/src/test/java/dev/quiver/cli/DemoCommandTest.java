@@ -30,7 +30,7 @@ class DemoCommandTest {
                 .containsPattern("(?m)^  Q3 +\\d+\\.\\d{3} s +10 rows  the same, on 4 workers")
                 // the last chapter (always at least SF 0.2: 1.2 million groups): the high-cardinality GROUP BY fails with AQE's advisory
                 // count and completes with the exact count of the reference handler
-                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 32.0 MiB each (TPC-H SF 0.2 lineitem)")
+                .contains("== Exact consumer tasks: a high-cardinality GROUP BY on 8 workers of 24.0 MiB each (TPC-H SF 0.2 lineitem)")
                 .contains("AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), 8 partitions per task")
                 .containsPattern("single node: +1199907 groups")
                 .containsPattern("advisory: +AQE sized the GROUP BY to [1-7] tasks? \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: "
