@@ -11,11 +11,9 @@ import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
-import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,12 +45,10 @@ public final class AqeBench {
         List<Comparison> results = new ArrayList<>();
         EstimationAccuracy estimates = new EstimationAccuracy();
         try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit());
-                QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
-                        .memoryLimit(options.memoryLimit()).localWorkers(cluster.localWorkers(), cluster.workerMemoryLimit())
-                        .settings(cluster.settings()).build()) {
+                ClusterRuns runs = ClusterRuns.open(options, cluster, catalog)) {
             out.printf(Locale.ROOT, "%-4s %10s %10s %7s  %-24s %-24s %s%n", "q", "static ms", "aqe ms", "aqe/st", "static tasks", "aqe tasks", "error");
             for (int query : options.queries()) {
-                Comparison result = compare(options, session, query, accuracy ? estimates : null);
+                Comparison result = compare(options, runs, query, accuracy ? estimates : null);
                 results.add(result);
                 out.printf(Locale.ROOT, "q%-3d %10.0f %10.0f %7.2f  %-24s %-24s %s%n", query, result.staticMillis(), result.dynamicMillis(), result.ratio(),
                         result.staticTasks(), result.dynamicTasks(), result.error());
@@ -69,12 +65,18 @@ public final class AqeBench {
         return results;
     }
 
-    private static Comparison compare(BenchOptions options, QuerySession session, int query, EstimationAccuracy estimates) {
+    private static Comparison compare(BenchOptions options, ClusterRuns runs, int query, EstimationAccuracy estimates) {
         String text = TpchQueries.query(query);
         List<String> errors = new ArrayList<>();
         FinalPlan[] last = new FinalPlan[2];
-        double staticMillis = median(options, errors, "static", () -> last[0] = runOnce(session, query, text, false));
-        double dynamicMillis = median(options, errors, "aqe", () -> last[1] = runOnce(session, query, text, true));
+        double staticMillis = TpchBenchmark.time(options, errors, "static", () -> {
+            last[0] = runOnce(runs, query, text, false);
+            return 0;
+        }).orElse(Double.NaN);
+        double dynamicMillis = TpchBenchmark.time(options, errors, "aqe", () -> {
+            last[1] = runOnce(runs, query, text, true);
+            return 0;
+        }).orElse(Double.NaN);
         if (estimates != null && last[1] != null) {
             for (Map.Entry<Integer, StageDecision> entry : last[1].decisions().entrySet()) {
                 Stage stage = last[1].plan().stage(entry.getKey());
@@ -143,46 +145,14 @@ public final class AqeBench {
         return plan == null ? "-" : plan.plan().stages().stream().map(stage -> Integer.toString(stage.taskCount())).collect(Collectors.joining(","));
     }
 
-    private static FinalPlan runOnce(QuerySession session, int query, String text, boolean dynamic) {
+    private static FinalPlan runOnce(ClusterRuns runs, int query, String text, boolean dynamic) {
+        QuerySession session = runs.session();
         session.execute("SET distributed.dynamic_task_count = " + dynamic).close();
         try {
-            List<String> statements = DuckDbTpch.statements(text);
-            for (String statement : statements.subList(0, statements.size() - 1)) {
-                session.execute(statement).close();
-            }
-            try (QueryHandle handle = session.execute(statements.get(statements.size() - 1))) {
-                handle.collect();
-                return handle.finalPlan().join();
-            }
+            runs.run(query, text);
+            return runs.lastFinalPlan();
         } finally {
-            if (TpchQueries.isScript(query)) {
-                session.execute("DROP VIEW IF EXISTS revenue").close();
-            }
             session.execute("SET distributed.dynamic_task_count = false").close();
         }
-    }
-
-    private interface Run {
-        void run();
-    }
-
-    private static double median(BenchOptions options, List<String> errors, String mode, Run run) {
-        double[] millis = new double[options.runs()];
-        try {
-            for (int i = 0; i < options.warmups(); i++) {
-                run.run();
-            }
-            for (int i = 0; i < options.runs(); i++) {
-                long start = System.nanoTime();
-                run.run();
-                millis[i] = (System.nanoTime() - start) / 1e6;
-            }
-        } catch (RuntimeException e) {
-            errors.add(mode + " failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName()));
-            return Double.NaN;
-        }
-        Arrays.sort(millis);
-        int n = millis.length;
-        return n % 2 == 1 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2;
     }
 }

@@ -11,12 +11,13 @@ import dev.quiver.session.QuerySession;
 import java.util.List;
 
 /**
- * Quiver on workers started in the benchmark's process, over the same catalog as the single-node
- * session, and how many bytes each query moved between stages.
+ * Quiver on workers started in the benchmark's process, over the benchmark's catalog: runs the
+ * TPC-H texts and keeps the last query's final plan (how many bytes it moved between stages, the
+ * task counts AQE chose).
  */
 final class ClusterRuns implements AutoCloseable {
     private final QuerySession session;
-    private long lastExchangedBytes = -1;
+    private FinalPlan lastFinalPlan;
 
     private ClusterRuns(QuerySession session) {
         this.session = requireNonNull(session, "session is null");
@@ -38,25 +39,31 @@ final class ClusterRuns implements AutoCloseable {
 
     /** Runs TPC-H query {@code query} (text {@code text}); returns its row count. */
     long run(int query, String text) {
-        List<String> statements = DuckDbTpch.statements(text);
-        for (String statement : statements.subList(0, statements.size() - 1)) {
-            session.execute(statement).close();
+        try {
+            List<String> statements = DuckDbTpch.statements(text);
+            for (String statement : statements.subList(0, statements.size() - 1)) {
+                session.execute(statement).close();
+            }
+            try (QueryHandle handle = session.execute(statements.get(statements.size() - 1))) {
+                long rows = handle.collect().rowCount();
+                lastFinalPlan = handle.finalPlan().join();
+                return rows;
+            }
+        } finally {
+            if (TpchQueries.isScript(query)) {
+                session.execute("DROP VIEW IF EXISTS revenue").close();
+            }
         }
-        long rows;
-        try (QueryHandle handle = session.execute(statements.get(statements.size() - 1))) {
-            rows = handle.collect().rowCount();
-            FinalPlan executed = handle.finalPlan().join();
-            lastExchangedBytes = DistributedExplain.exchangedBytes(executed.plan(), executed.taskReports());
-        }
-        if (TpchQueries.isScript(query)) {
-            session.execute("DROP VIEW IF EXISTS revenue").close();
-        }
-        return rows;
+    }
+
+    /** The final plan of the last query that completed, or null before the first. */
+    FinalPlan lastFinalPlan() {
+        return lastFinalPlan;
     }
 
     /** What the last query moved between stages, as EXPLAIN ANALYZE counts it, or -1 before the first. */
     long lastExchangedBytes() {
-        return lastExchangedBytes;
+        return lastFinalPlan == null ? -1 : DistributedExplain.exchangedBytes(lastFinalPlan.plan(), lastFinalPlan.taskReports());
     }
 
     @Override

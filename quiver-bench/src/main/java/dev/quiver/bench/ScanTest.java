@@ -113,9 +113,7 @@ public final class ScanTest {
         if (cpuMillis.size() <= warmups) {
             return Double.NaN;
         }
-        double[] runs = cpuMillis.subList(warmups, cpuMillis.size()).stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = runs.length;
-        return n % 2 == 1 ? runs[n / 2] : (runs[n / 2 - 1] + runs[n / 2]) / 2;
+        return TpchBenchmark.median(cpuMillis.subList(warmups, cpuMillis.size()).stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /** CPU time of the whole process, or 0 where the JVM does not report it. */

@@ -181,9 +181,14 @@ public final class TpchBenchmark {
             errors.add(engine + " failed: " + message.lines().findFirst().orElse(e.getClass().getSimpleName()));
             return OptionalDouble.empty();
         }
-        Arrays.sort(millis);
-        int n = millis.length;
-        return OptionalDouble.of(n % 2 == 1 ? millis[n / 2] : (millis[n / 2 - 1] + millis[n / 2]) / 2);
+        return OptionalDouble.of(median(millis));
+    }
+
+    /** The median of {@code values} (sorted in place), the mean of the middle two for an even count. */
+    static double median(double[] values) {
+        Arrays.sort(values);
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 
     private static long runQuiver(QuerySession session, int query, String text) {

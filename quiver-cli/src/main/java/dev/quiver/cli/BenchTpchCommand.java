@@ -97,7 +97,8 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "and print its time next to single-node and the bytes exchanged between stages.")
     private Integer localWorkers;
 
-    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = "1GiB", converter = EngineOptions.SizeConverter.class,
+    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_WORKER_MEMORY_LIMIT,
+            converter = EngineOptions.SizeConverter.class,
             description = "Memory pool of each local worker (default: ${DEFAULT-VALUE}).")
     private long workerMemoryLimit;
 

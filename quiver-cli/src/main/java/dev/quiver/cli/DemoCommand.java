@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quiver demo}: a short tour over generated TPC-H data. Each query prints its name, its time,
- * its first rows and its physical plan.
+ * its first rows and its physical plan; then Q3 runs again on local workers ({@link DistributedTour})
+ * and a high-cardinality GROUP BY with and without exact consumer task counts ({@link ExactConsumerTour}).
  */
 @Command(
         name = "demo",
@@ -128,8 +129,12 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static String summaryLine(TourQuery query, QueryResult result) {
-        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", query.name(), result.elapsed().toNanos() / 1e9, result.rowCount(),
-                result.rowCount() == 1 ? "row" : "rows", query.title());
+        return summaryLine(query.name(), result.elapsed().toNanos() / 1e9, result.rowCount(), query.title());
+    }
+
+    /** One line of the closing summary: name, time, rows and what ran; the chapters on workers use it too. */
+    static String summaryLine(String name, double seconds, long rows, String description) {
+        return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s", name, seconds, rows, rows == 1 ? "row" : "rows", description);
     }
 
     static String formatScaleFactor(double scaleFactor) {

@@ -61,9 +61,8 @@ final class DistributedTour {
             if (!equal) {
                 throw new IllegalStateException(query.name() + " gave different rows on " + WORKERS + " workers than on one node");
             }
-            return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  %s, on %d workers (%d stages, %d tasks)", query.name(), elapsed.toNanos() / 1e9,
-                    result.rowCount(), result.rowCount() == 1 ? "row" : "rows", "the same", WORKERS, executed.plan().stages().size(),
-                    executed.taskReports().size());
+            return DemoCommand.summaryLine(query.name(), elapsed.toNanos() / 1e9, result.rowCount(), String.format(Locale.ROOT,
+                    "the same, on %d workers (%d stages, %d tasks)", WORKERS, executed.plan().stages().size(), executed.taskReports().size()));
         }
     }
 

@@ -21,6 +21,8 @@ import picocli.CommandLine.TypeConversionException;
 final class EngineOptions {
     /** The default pool limit; the launcher sizes the JVM above it (heap and direct memory 4 GiB). */
     static final String DEFAULT_MEMORY_LIMIT = "3GiB";
+    /** The default pool limit of each local worker; the launcher adds it per {@code --local-workers} to the JVM's size. */
+    static final String DEFAULT_WORKER_MEMORY_LIMIT = "1GiB";
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -40,7 +42,7 @@ final class EngineOptions {
                     + "on 127.0.0.1 with its own memory pool (see --worker-memory-limit).")
     private Integer localWorkers;
 
-    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = "1GiB", converter = SizeConverter.class,
+    @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = DEFAULT_WORKER_MEMORY_LIMIT, converter = SizeConverter.class,
             description = "Memory pool of each local worker (default: ${DEFAULT-VALUE}).")
     private long workerMemoryLimit;
 
@@ -71,22 +73,6 @@ final class EngineOptions {
                     "Invalid value for option '--partitions': " + partitions + " (must be at least 1)");
         }
         return partitions;
-    }
-
-    /** Whether queries run on workers (local or remote). */
-    boolean distributed() {
-        return (localWorkers != null && localWorkers > 0) || !workers.isEmpty();
-    }
-
-    /** A one-line description of where queries run, e.g. {@code 4 local workers (1 GiB each)}. */
-    String placement() {
-        if (localWorkers != null && localWorkers > 0) {
-            return localWorkers + " local worker" + (localWorkers == 1 ? "" : "s") + " (" + ByteSize.formatBytes(workerMemoryLimit) + " each)";
-        }
-        if (!workers.isEmpty()) {
-            return "workers " + String.join(", ", workers);
-        }
-        return "this process";
     }
 
     /** A session over {@code catalog} with these options. */

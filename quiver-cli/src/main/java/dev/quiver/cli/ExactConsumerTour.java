@@ -48,8 +48,9 @@ final class ExactConsumerTour {
     /**
      * The per-worker memory limit at the chapter's SF 0.2, scaled with its scale factor; the launcher
      * ({@code ./quiver}) sizes the JVM for it: well below the 38 MiB of hash tables each of AQE's 3
-     * tasks needs (at 32 MiB one run in eight completed: a task's partitions do not always peak
-     * together), above what the handler's count needs (~18 MiB at the least).
+     * tasks needs (a task's partitions do not always peak together: the CI-sized query of
+     * HighCardinalityGroupByTest completed 1 run in 8 at 32 MiB), above what the handler's count
+     * needs (~18 MiB at the least).
      */
     static final long WORKER_MEMORY_AT_SF_02 = 24L << 20;
     /** Partitions per task: AQE divides its partition count by this to get tasks. */
@@ -115,9 +116,9 @@ final class ExactConsumerTour {
             if (!equal) {
                 throw new IllegalStateException("the exact-consumer GROUP BY did not give the single-node result", exact.error().orElse(null));
             }
-            return String.format(Locale.ROOT, "%-4s %8.3f s %6d %-4s  GROUP BY of %s groups on %d workers: advisory %d task%s %s, exact n=%d", "Agg",
-                    exact.seconds(), 1, "row", singleNode.rows().get(0).get(0), WORKERS, advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s",
-                    advisory.error().isPresent() ? "failed (" + ErrorCode.EXCEEDED_MEMORY_LIMIT + ")" : "completed", exact.aggregateTasks());
+            return DemoCommand.summaryLine("Agg", exact.seconds(), 1, String.format(Locale.ROOT, "GROUP BY of %s groups on %d workers: advisory %d task%s %s,"
+                    + " exact n=%d", singleNode.rows().get(0).get(0), WORKERS, advisory.aggregateTasks(), advisory.aggregateTasks() == 1 ? "" : "s",
+                    advisory.error().isPresent() ? "failed (" + ErrorCode.EXCEEDED_MEMORY_LIMIT + ")" : "completed", exact.aggregateTasks()));
         }
     }
 

@@ -59,10 +59,6 @@ final class DistributedRuntime implements AutoCloseable {
         return localCluster;
     }
 
-    StageEventDispatcher dispatcher() {
-        return dispatcher;
-    }
-
     /** Each worker's memory limit, as the stage events carry them. */
     synchronized List<Long> workerMemoryLimits() {
         if (knownMemoryLimits == null) {
@@ -113,7 +109,7 @@ final class DistributedRuntime implements AutoCloseable {
     }
 
     /** The settings every task request carries: batch size, partitions and the distributed.* settings. */
-    static Map<String, String> taskSettings(SessionSettings settings) {
+    private static Map<String, String> taskSettings(SessionSettings settings) {
         Map<String, String> map = new LinkedHashMap<>();
         map.put("batch_size", Integer.toString(settings.batchSize()));
         map.put("target_partitions", Integer.toString(settings.targetPartitions()));

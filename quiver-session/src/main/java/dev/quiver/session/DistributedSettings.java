@@ -2,6 +2,9 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.worker.HeartbeatSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
@@ -27,7 +30,7 @@ import java.util.Map;
  * @param heartbeatTimeoutMs how long a silent control stream is tolerated before its task counts as lost
  */
 public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPerPartition, int maxTasksPerStage, long bytesPerPartitionForScans,
-        boolean broadcastJoins, Compression compression, boolean collectMetrics, long sampleBytesPerPartition, long heartbeatIntervalMs,
+        boolean broadcastJoins, ExchangeCompression compression, boolean collectMetrics, long sampleBytesPerPartition, long heartbeatIntervalMs,
         long heartbeatTimeoutMs) {
     /** The names (after the {@code distributed.} prefix) that {@code SET} accepts. */
     public static final List<String> NAMES = List.of("dynamic_task_count", "dynamic_bytes_per_partition", "max_tasks_per_stage",
@@ -35,16 +38,6 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
             "heartbeat_timeout_ms");
     public static final String PREFIX = "distributed.";
     private static final long MIB = 1L << 20;
-
-    /** The codec of data streams between workers. */
-    public enum Compression {
-        LZ4, ZSTD, NONE;
-
-        /** The setting's text, e.g. {@code lz4}. */
-        public String settingValue() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
 
     public DistributedSettings {
         requireNonNull(compression, "compression is null");
@@ -62,7 +55,8 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
     }
 
     public static DistributedSettings defaults() {
-        return new DistributedSettings(false, 16 * MIB, 0, 16 * MIB, true, Compression.LZ4, true, MIB, 1000, 5000);
+        return new DistributedSettings(false, 16 * MIB, 0, DistributedPlannerSettings.DEFAULT_BYTES_PER_PARTITION_FOR_SCANS, true, ExchangeCompression.LZ4,
+                true, MIB, HeartbeatSettings.DEFAULT.interval().toMillis(), HeartbeatSettings.DEFAULT.timeout().toMillis());
     }
 
     /** Whether {@code name} is one of these settings ({@code distributed.} prefix, any case). */
@@ -90,7 +84,7 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
                 (int) parseLong(values, "max_tasks_per_stage"),
                 parseBytes(values, "bytes_per_partition_for_scans"),
                 parseBoolean(values, "broadcast_joins"),
-                parseCompression(values.get(PREFIX + "compression")),
+                ExchangeCompression.parse(values.get(PREFIX + "compression")),
                 parseBoolean(values, "collect_metrics"),
                 parseBytes(values, "sample_bytes_per_partition"),
                 parseLong(values, "heartbeat_interval_ms"),
@@ -105,7 +99,7 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
         map.put(PREFIX + "max_tasks_per_stage", Integer.toString(maxTasksPerStage));
         map.put(PREFIX + "bytes_per_partition_for_scans", Long.toString(bytesPerPartitionForScans));
         map.put(PREFIX + "broadcast_joins", Boolean.toString(broadcastJoins));
-        map.put(PREFIX + "compression", compression.settingValue());
+        map.put(PREFIX + "compression", compression.name().toLowerCase(Locale.ROOT));
         map.put(PREFIX + "collect_metrics", Boolean.toString(collectMetrics));
         map.put(PREFIX + "sample_bytes_per_partition", Long.toString(sampleBytesPerPartition));
         map.put(PREFIX + "heartbeat_interval_ms", Long.toString(heartbeatIntervalMs));
@@ -141,14 +135,6 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
             return ByteSize.parseBytes(value.trim());
         } catch (QuiverException e) {
             throw invalid(PREFIX + key + " must be a size such as '16MiB' or '65536', not '" + value + "'");
-        }
-    }
-
-    private static Compression parseCompression(String value) {
-        try {
-            return Compression.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw invalid("distributed.compression must be lz4, zstd or none, not '" + value + "'");
         }
     }
 

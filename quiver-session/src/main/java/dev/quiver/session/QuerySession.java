@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.compression.ExchangeCompression;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
@@ -224,12 +225,8 @@ public final class QuerySession implements AutoCloseable {
         if (!explain.analyze()) {
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
         }
-        // Run the query to its end, dropping its rows, so that every node has recorded its metrics.
-        try (QueryHandle run = startQuery(plan, start); BatchStream results = run.stream()) {
-            VectorSchemaRoot batch;
-            while ((batch = results.next()) != null) {
-                batch.close();
-            }
+        try (QueryHandle run = startQuery(plan, start)) {
+            drain(run);
         }
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
@@ -248,16 +245,21 @@ public final class QuerySession implements AutoCloseable {
         }
         FinalPlan done;
         try (QueryHandle run = startDistributed(plan, queryId, start)) {
-            try (BatchStream results = run.stream()) {
-                VectorSchemaRoot batch;
-                while ((batch = results.next()) != null) {
-                    batch.close();
-                }
-            }
+            drain(run);
             done = run.finalPlan().join();
         }
         String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(done) : DistributedExplain.text(done);
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
+    }
+
+    /** Runs the query to its end, dropping its rows, so that every node has recorded its metrics (EXPLAIN ANALYZE). */
+    private static void drain(QueryHandle run) {
+        try (BatchStream results = run.stream()) {
+            VectorSchemaRoot batch;
+            while ((batch = results.next()) != null) {
+                batch.close();
+            }
+        }
     }
 
     private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
@@ -528,8 +530,8 @@ public final class QuerySession implements AutoCloseable {
         }
 
         /** {@code distributed.compression} of data streams between workers (default LZ4). */
-        public Builder withCompression(DistributedSettings.Compression compression) {
-            return set("distributed.compression", compression.settingValue());
+        public Builder withCompression(ExchangeCompression compression) {
+            return set("distributed.compression", compression.name());
         }
 
         /** {@code distributed.collect_metrics} (default true). */

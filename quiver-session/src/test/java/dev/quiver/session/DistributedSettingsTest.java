@@ -3,6 +3,7 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.compression.ExchangeCompression;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class DistributedSettingsTest {
         assertThat(settings.maxTasksPerStage()).isZero();
         assertThat(settings.bytesPerPartitionForScans()).isEqualTo(16L << 20);
         assertThat(settings.broadcastJoins()).isTrue();
-        assertThat(settings.compression()).isEqualTo(DistributedSettings.Compression.LZ4);
+        assertThat(settings.compression()).isEqualTo(ExchangeCompression.LZ4);
         assertThat(settings.collectMetrics()).isTrue();
         assertThat(settings.sampleBytesPerPartition()).isEqualTo(1L << 20);
         assertThat(defaults.explainFormat()).isEqualTo(SessionSettings.ExplainFormat.TEXT);
@@ -37,7 +38,7 @@ class DistributedSettingsTest {
                 .with("distributed.sample_bytes_per_partition", "512KiB")
                 .with("explain_format", "dot");
         DistributedSettings settings = changed.distributed();
-        assertThat(settings).isEqualTo(new DistributedSettings(true, 8L << 20, 3, 64L << 20, false, DistributedSettings.Compression.ZSTD, false,
+        assertThat(settings).isEqualTo(new DistributedSettings(true, 8L << 20, 3, 64L << 20, false, ExchangeCompression.ZSTD, false,
                 512L << 10, 1000, 5000));
         assertThat(changed.explainFormat()).isEqualTo(SessionSettings.ExplainFormat.DOT);
         assertThat(changed.targetPartitions()).isEqualTo(2);

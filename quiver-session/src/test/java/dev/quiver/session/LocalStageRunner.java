@@ -154,7 +154,8 @@ final class LocalStageRunner implements AutoCloseable {
         return plan.withNewChildren(plan.children().stream().map(child -> bind(child, queryId, task)).toList());
     }
 
-    private static List<StageInputExec> inputs(ExecutionPlan plan) {
+    /** The stage inputs of {@code plan}, in pre-order. */
+    static List<StageInputExec> inputs(ExecutionPlan plan) {
         List<StageInputExec> inputs = new ArrayList<>();
         if (plan instanceof StageInputExec input) {
             inputs.add(input);

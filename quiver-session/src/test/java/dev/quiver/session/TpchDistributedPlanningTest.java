@@ -2,7 +2,6 @@ package dev.quiver.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -52,7 +51,7 @@ class TpchDistributedPlanningTest {
                 List<TpchScanExec> scans = new ArrayList<>();
                 collect(task, scans);
                 scansPerTask.add(scans);
-                assertThat(inputs(task)).allSatisfy(input -> assertThat(input.binding()).isEmpty());
+                assertThat(LocalStageRunner.inputs(task)).allSatisfy(input -> assertThat(input.binding()).isEmpty());
             }
             if (!scansPerTask.get(0).isEmpty() && !stage.isHead()) {
                 if (stage.taskCount() != WORKERS) {
@@ -102,14 +101,5 @@ class TpchDistributedPlanningTest {
             scans.add(scan);
         }
         plan.children().forEach(child -> collect(child, scans));
-    }
-
-    private static List<StageInputExec> inputs(ExecutionPlan plan) {
-        List<StageInputExec> inputs = new ArrayList<>();
-        if (plan instanceof StageInputExec input) {
-            inputs.add(input);
-        }
-        plan.children().forEach(child -> inputs.addAll(inputs(child)));
-        return inputs;
     }
 }

@@ -16,7 +16,6 @@ import dev.quiver.session.tpch.ResultComparator;
 import dev.quiver.sql.physical.AtMostOneRowExpr;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,21 +54,7 @@ class TpchPlanSerializationTest {
     }
 
     private ExecutionPlan plan(int query) {
-        return plans.computeIfAbsent(query, this::planOf);
-    }
-
-    private ExecutionPlan planOf(int query) {
-        Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        String last = null;
-        for (String statement : StatementParser.split(TpchQueries.query(query))) {
-            Statement parsed = StatementParser.parse(statement);
-            if (parsed instanceof Statement.CreateView view) {
-                views.put(view.name(), view.query());
-            } else if (parsed instanceof Statement.Query q) {
-                last = q.sql();
-            }
-        }
-        return QueryPlanning.plan(catalog, views, new SessionSettings(3, 8192, Long.MAX_VALUE), last);
+        return plans.computeIfAbsent(query, q -> TpchDistributedPlanningTest.singleNode(q, catalog, 3));
     }
 
     @ParameterizedTest(name = "q{0}")

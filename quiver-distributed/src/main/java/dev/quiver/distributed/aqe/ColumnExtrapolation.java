@@ -1,6 +1,7 @@
 package dev.quiver.distributed.aqe;
 
 import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +46,7 @@ final class ColumnExtrapolation {
             double seen = Math.max(0, column.distinctFraction()) * nonNull;
             distinct[i] += seen;
             mostDistinct[i] = Math.max(mostDistinct[i], seen);
-            repeating[i] &= column.distinctFraction() <= StageSampleCollector.REPEATING;
+            repeating[i] &= column.distinctFraction() <= DistinctEstimator.REPEATING;
             distinctKnown[i] &= column.distinctKnown();
         }
     }

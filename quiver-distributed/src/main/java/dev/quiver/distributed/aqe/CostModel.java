@@ -38,24 +38,6 @@ public final class CostModel {
         return new StageCost(cost, root.roundedRows(), root.roundedBytes(), operators, unknownLeaves);
     }
 
-    /** The cost of a stage run as several tasks: the sum over the task plans (each reads its share). */
-    public StageCost cost(List<ExecutionPlan> taskPlans) {
-        long cost = 0;
-        long rows = 0;
-        long bytes = 0;
-        List<OperatorCost> operators = new ArrayList<>();
-        List<String> unknown = new ArrayList<>();
-        for (ExecutionPlan plan : taskPlans) {
-            StageCost task = cost(plan);
-            cost = saturatedAdd(cost, task.costBytes());
-            rows = saturatedAdd(rows, task.outputRows());
-            bytes = saturatedAdd(bytes, task.outputBytes());
-            operators.addAll(task.operators());
-            task.unknownLeaves().stream().filter(leaf -> !unknown.contains(leaf)).forEach(unknown::add);
-        }
-        return new StageCost(cost, rows, bytes, operators, unknown);
-    }
-
     private CostRules.Estimate walk(ExecutionPlan node, List<OperatorCost> out, List<String> unknownLeaves) {
         int index = out.size();
         // reserve this node's pre-order index before its children take theirs
@@ -79,7 +61,7 @@ public final class CostModel {
         return result.output();
     }
 
-    static long saturatedAdd(long a, long b) {
+    private static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }

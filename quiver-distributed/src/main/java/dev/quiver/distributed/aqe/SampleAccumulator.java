@@ -1,6 +1,5 @@
 package dev.quiver.distributed.aqe;
 
-import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.exchange.PartitionHash;
 import java.util.ArrayList;
@@ -12,9 +11,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The running counts of one partition's sample: rows, bytes, per-column nulls and sketches, the key
- * sketch, and the key sketches of consecutive pieces of rows (half batches, merged pairwise past
- * {@link #MAX_PIECES}) from which the first half's sketch is made at the end.
+ * The running counts of one partition's sample: rows, bytes, per-column nulls and sketches, and the
+ * key sketches of consecutive pieces of rows (half batches, merged pairwise past
+ * {@link #MAX_PIECES}), from which the key sketch (all pieces) and the first half's sketch are made
+ * at the end: a HyperLogLog union is exact, so each key hash is added to one sketch only.
  */
 final class SampleAccumulator {
     private static final int MAX_PIECES = 16;
@@ -25,7 +25,6 @@ final class SampleAccumulator {
     private final List<PhysicalExpr> keys;
     private final long[] nulls;
     private final KeySketch[] columnSketches;
-    private final KeySketch keySketch;
     private final List<Piece> pieces = new ArrayList<>();
     private long rows;
     private long bytes;
@@ -40,17 +39,17 @@ final class SampleAccumulator {
         for (int i = 0; i < columns; i++) {
             columnSketches[i] = new KeySketch(KeySketch.COLUMN_LG_K);
         }
-        this.keySketch = keys.isEmpty() ? null : new KeySketch();
     }
 
     long bytes() {
         return bytes;
     }
 
-    void add(VectorSchemaRoot batch, BufferAllocator allocator) {
+    /** Counts {@code batch}, whose {@link dev.quiver.engine.batch.Batches#sizeInBytes} the caller measured as {@code batchBytes}. */
+    void add(VectorSchemaRoot batch, long batchBytes, BufferAllocator allocator) {
         int rowCount = batch.getRowCount();
         rows += rowCount;
-        bytes += Batches.sizeInBytes(batch);
+        bytes += batchBytes;
         batches++;
         for (int i = 0; i < nulls.length; i++) {
             FieldVector column = batch.getVector(i);
@@ -64,7 +63,7 @@ final class SampleAccumulator {
                 }
             }
         }
-        if (keySketch != null) {
+        if (!keys.isEmpty()) {
             addKeys(batch, allocator);
         }
     }
@@ -92,7 +91,6 @@ final class SampleAccumulator {
             }
             int rowCount = batch.getRowCount();
             long[] hashes = PartitionHash.hashRows(keyColumns, rowCount);
-            keySketch.addHashes(hashes);
             int middle = rowCount / 2;
             addPiece(Arrays.copyOfRange(hashes, 0, middle));
             addPiece(Arrays.copyOfRange(hashes, middle, rowCount));
@@ -144,10 +142,11 @@ final class SampleAccumulator {
                     : nonNull == 0 ? 0 : Math.min(1.0, columnSketches[i].estimate() / nonNull);
             columns.add(new ColumnSample(schema.getFields().get(i).getName(), nullFraction, distinctFraction));
         }
-        if (keySketch == null) {
+        if (keys.isEmpty()) {
             return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverState, pendingRows, driverRowsPulled,
                     driverRowsExpected, columns, "", 0, "");
         }
+        KeySketch keySketch = KeySketch.merge(pieces.stream().map(Piece::sketch).toList());
         Piece half = firstHalf();
         return new PartitionSample(partition, rows, bytes, batches, endOfStream, blocked, driverState, pendingRows, driverRowsPulled,
                 driverRowsExpected, columns, keySketch.encode(), half.rows(), half.sketch().encode());

@@ -69,11 +69,6 @@ public final class SamplerExec extends AbstractExecutionPlan {
         return sampleBytesPerPartition;
     }
 
-    /** The leaves whose {@code output_rows} measure sampling progress. */
-    public DriverLeaves driverLeaves() {
-        return driver;
-    }
-
     @Override
     public String name() {
         return "SamplerExec";

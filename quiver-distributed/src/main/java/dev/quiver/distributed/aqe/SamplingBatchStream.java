@@ -96,7 +96,7 @@ final class SamplingBatchStream implements BatchStream {
                 long size = Batches.sizeInBytes(batch);
                 boolean reserved = reservation.tryGrow(size);
                 buffer.add(new Buffered(batch, reserved ? size : 0));
-                accumulator.add(batch, context.allocator());
+                accumulator.add(batch, size, context.allocator());
                 if (!reserved) {
                     break;
                 }

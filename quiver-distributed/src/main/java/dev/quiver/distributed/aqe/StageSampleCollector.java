@@ -31,8 +31,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class StageSampleCollector {
     /** The share of the stage's partitions that must have reported data before the coordinator stops waiting. */
     public static final double STOP_FRACTION = 0.2;
-    /** A sample with at most this many distinct keys per row has seen most of its key domain. */
-    static final double REPEATING = 0.1;
     /** Sampled partitions whose merged keys are at most this many times the largest one's share their keys. */
     static final double REPEATED_ACROSS_PARTITIONS = 1.1;
     /** A sample with at least {@code 1 - UNIQUE_TOLERANCE} distinct keys per row has not seen a key repeat (three standard errors). */
@@ -137,8 +135,9 @@ public final class StageSampleCollector {
         if (keyed.isEmpty()) {
             return -1;
         }
-        long distinct = Math.min(sampledRows, Math.round(KeySketch.merge(keyed.stream().map(s -> KeySketch.decode(s.keySketch())).toList()).estimate()));
-        long largest = keyed.stream().mapToLong(PartitionSample::keyDistinct).max().orElse(0);
+        List<KeySketch> sketches = keyed.stream().map(s -> KeySketch.decode(s.keySketch())).toList();
+        long distinct = Math.min(sampledRows, Math.round(KeySketch.merge(sketches).estimate()));
+        long largest = sketches.stream().mapToLong(sketch -> Math.round(sketch.estimate())).max().orElse(0);
         if (keyed.size() >= 2 && distinct <= REPEATED_ACROSS_PARTITIONS * largest) {
             // the partitions hold the same keys (e.g. each a partial aggregate over the same groups):
             // the unsampled partitions most likely repeat them too, so the keys do not grow with the rows
@@ -189,7 +188,7 @@ public final class StageSampleCollector {
      * Distinct values among {@code totalRows} from {@code sampleDistinct} among {@code sampleRows},
      * when nothing tells random from clustered values (columns): all of them when the sample is
      * everything; the domain the sample implies when it repeats its values a lot (at most one new
-     * value in {@code 1 / REPEATING} rows: flags, nations); otherwise in proportion to the rows.
+     * value in {@code 1 / DistinctEstimator.REPEATING} rows: flags, nations); otherwise in proportion to the rows.
      */
     static long extrapolateDistinct(long sampleDistinct, long sampleRows, long totalRows) {
         if (sampleRows <= 0 || totalRows <= 0) {
@@ -198,7 +197,7 @@ public final class StageSampleCollector {
         if (sampleRows >= totalRows) {
             return Math.min(sampleDistinct, totalRows);
         }
-        double estimate = sampleDistinct <= REPEATING * sampleRows
+        double estimate = sampleDistinct <= DistinctEstimator.REPEATING * sampleRows
                 ? DistinctEstimator.domainSize(sampleDistinct, sampleRows)
                 : sampleDistinct * (totalRows / (double) sampleRows);
         return clamp(estimate, sampleDistinct, totalRows);

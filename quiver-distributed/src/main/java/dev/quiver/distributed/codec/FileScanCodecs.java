@@ -38,7 +38,7 @@ final class FileScanCodecs {
                         },
                         (in, children, c) -> {
                             OperatorCodecs.none(children, "ParquetScanExec");
-                            return new ParquetScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                            return new ParquetScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
                                     partitions(c.required(in, "partitions"), FileScanCodecs::rowGroup, c), c.exprs(c.required(in, "filters")),
                                     c.requiredInt(in, "fileCount"), c.requiredInt(in, "rowGroupsTotal"));
                         }),
@@ -50,7 +50,7 @@ final class FileScanCodecs {
                         },
                         (in, children, c) -> {
                             OperatorCodecs.none(children, "ArrowScanExec");
-                            return new ArrowScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                            return new ArrowScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
                                     partitions(c.required(in, "partitions"), FileScanCodecs::block, c), c.requiredInt(in, "fileCount"));
                         }),
                 PlanNodeCodec.of("CsvScanExec", CsvScanExec.class,
@@ -61,7 +61,7 @@ final class FileScanCodecs {
                         },
                         (in, children, c) -> {
                             OperatorCodecs.none(children, "CsvScanExec");
-                            return new CsvScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), projection(in, c),
+                            return new CsvScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
                                     partitions(c.required(in, "partitions"), FileScanCodecs::range, c), c.required(in, "bytesPerRow").doubleValue());
                         }));
     }
@@ -69,16 +69,7 @@ final class FileScanCodecs {
     private static void common(ObjectNode out, String table, Schema tableSchema, List<Integer> projection, EncodeContext c) {
         out.put("table", table);
         out.set("tableSchema", c.schema(tableSchema));
-        ArrayNode indexes = out.putArray("projection");
-        projection.forEach(indexes::add);
-    }
-
-    private static List<Integer> projection(JsonNode in, DecodeContext c) {
-        List<Integer> projection = new ArrayList<>();
-        for (JsonNode index : c.required(in, "projection")) {
-            projection.add(index.intValue());
-        }
-        return projection;
+        SourceCodecs.putProjection(out, projection);
     }
 
     /** How one split is written and read back. */

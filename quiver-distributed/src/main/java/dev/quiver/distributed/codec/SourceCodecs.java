@@ -2,6 +2,7 @@ package dev.quiver.distributed.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.distributed.codec.spi.DecodeContext;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.engine.error.ErrorCode;
@@ -42,8 +43,7 @@ final class SourceCodecs {
                 PlanNodeCodec.of("TpchScanExec", TpchScanExec.class,
                         (n, out, c) -> {
                             out.put("table", n.tableName()).put("scaleFactor", n.scaleFactor());
-                            ArrayNode projection = out.putArray("projection");
-                            n.projection().forEach(projection::add);
+                            putProjection(out, n.projection());
                             out.put("partitions", n.outputPartitioning().partitionCount());
                             out.put("firstPart", n.firstPart()).put("totalParts", n.totalParts());
                         },
@@ -55,10 +55,7 @@ final class SourceCodecs {
         double scaleFactor = c.required(in, "scaleFactor").doubleValue();
         String table = c.requiredText(in, "table");
         int partitions = c.requiredInt(in, "partitions");
-        List<Integer> projection = new ArrayList<>();
-        for (JsonNode index : c.required(in, "projection")) {
-            projection.add(index.intValue());
-        }
+        List<Integer> projection = projection(in, c);
         TpchCatalog catalog = c.service(TpchCatalogProvider.class)
                 .map(provider -> provider.catalog(scaleFactor))
                 .orElseGet(() -> new TpchCatalog(scaleFactor));
@@ -76,5 +73,19 @@ final class SourceCodecs {
         int firstPart = in.path("firstPart").asInt(0);
         int totalParts = in.path("totalParts").asInt(partitions);
         return firstPart == 0 && totalParts == partitions ? tpch : tpch.withParts(firstPart, partitions, totalParts);
+    }
+
+    /** Writes a scan's projection: the indexes of its table's columns that it reads. */
+    static void putProjection(ObjectNode out, List<Integer> projection) {
+        ArrayNode indexes = out.putArray("projection");
+        projection.forEach(indexes::add);
+    }
+
+    static List<Integer> projection(JsonNode in, DecodeContext c) {
+        List<Integer> projection = new ArrayList<>();
+        for (JsonNode index : c.required(in, "projection")) {
+            projection.add(index.intValue());
+        }
+        return projection;
     }
 }

@@ -16,7 +16,7 @@ public enum ExchangeCompression {
     /** The setting that chooses it, per task. */
     public static final String SETTING = "distributed.compression";
 
-    /** A fresh codec (codecs keep per-instance compressors: one per stream). */
+    /** The codec a producer task compresses its streams with. */
     public CompressionCodec newCodec() {
         return switch (this) {
             case LZ4 -> new Lz4FrameCodec();

@@ -42,8 +42,9 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
     private static final XXHash32 XXHASH = XXHashFactory.fastestInstance().hash32();
     private static final byte HEADER_CHECKSUM = (byte) ((XXHASH.hash(new byte[] {FLG, BD}, 0, 2, 0) >> 8) & 0xFF);
 
-    private final LZ4Compressor compressor = LZ4.fastCompressor();
-    private final LZ4SafeDecompressor decompressor = LZ4.safeDecompressor();
+    // lz4-java's compressors are stateless and thread-safe: every codec shares the factory's
+    private static final LZ4Compressor COMPRESSOR = LZ4.fastCompressor();
+    private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4.safeDecompressor();
 
     @Override
     protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
@@ -52,8 +53,8 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         int lastBlock = (int) (length % BLOCK_SIZE);
         // sized for this buffer, not for whole blocks: most IPC buffers are far smaller than a block
         long bound = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + HEADER_BYTES + 4
-                + fullBlocks * (4 + (long) compressor.maxCompressedLength(BLOCK_SIZE))
-                + (lastBlock == 0 ? 0 : 4 + compressor.maxCompressedLength(lastBlock));
+                + fullBlocks * (4 + (long) COMPRESSOR.maxCompressedLength(BLOCK_SIZE))
+                + (lastBlock == 0 ? 0 : 4 + COMPRESSOR.maxCompressedLength(lastBlock));
         ArrowBuf out = allocator.buffer(bound);
         try {
             ByteBuffer dst = out.nioBuffer(0, (int) bound).order(ByteOrder.LITTLE_ENDIAN);
@@ -66,7 +67,7 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
             ByteBuffer src = length == 0 ? ByteBuffer.allocate(0) : uncompressed.nioBuffer(0, (int) length);
             for (int offset = 0; offset < length; offset += BLOCK_SIZE) {
                 int blockLength = (int) Math.min(BLOCK_SIZE, length - offset);
-                int written = compressor.compress(src, offset, blockLength, dst, pos + 4, dst.capacity() - pos - 4);
+                int written = COMPRESSOR.compress(src, offset, blockLength, dst, pos + 4, dst.capacity() - pos - 4);
                 if (written >= blockLength) {
                     // incompressible: store the block as is, as the frame format allows
                     dst.putInt(pos, blockLength | UNCOMPRESSED_BLOCK);
@@ -117,7 +118,7 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         return src.capacity() >= HEADER_BYTES && src.getInt(0) == MAGIC && src.get(4) == FLG;
     }
 
-    private long readOwnFrame(ByteBuffer src, ByteBuffer dst) {
+    private static long readOwnFrame(ByteBuffer src, ByteBuffer dst) {
         int pos = HEADER_BYTES;
         int out = 0;
         while (true) {
@@ -131,7 +132,7 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
                 dst.put(out, src, pos, blockLength);
                 out += blockLength;
             } else {
-                out += decompressor.decompress(src, pos, blockLength, dst, out, dst.capacity() - out);
+                out += DECOMPRESSOR.decompress(src, pos, blockLength, dst, out, dst.capacity() - out);
             }
             pos += blockLength;
         }

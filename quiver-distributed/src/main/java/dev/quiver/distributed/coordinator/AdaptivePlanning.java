@@ -33,10 +33,6 @@ public record AdaptivePlanning(DistributedPlanner planner, CostModel costModel, 
         return new AdaptivePlanning(planner, new CostModel(), dynamicBytesPerPartition, sampleBytesPerPartition, StageHintSource.none(), AdaptiveStageEvents.none());
     }
 
-    public AdaptivePlanning withStageHints(StageHintSource hints) {
-        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, stageEvents);
-    }
-
     /** With stage-event handlers: {@code events} sees every stage, and its consumer counts arrive as {@code hints}. */
     public AdaptivePlanning withStageEvents(AdaptiveStageEvents events, StageHintSource hints) {
         return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, events);

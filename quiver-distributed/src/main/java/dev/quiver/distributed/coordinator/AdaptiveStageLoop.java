@@ -25,7 +25,6 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.stats.Statistics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -72,15 +72,29 @@ final class AdaptiveStageLoop {
     private final AdaptivePlanning planning;
     private final ExecutionPlan singleNodePlan;
     private final TaskRouter router;
-    private final Map<Integer, StageSampleCollector> collectors = new ConcurrentHashMap<>();
-    private final Map<Integer, CompletableFuture<SampledStatistics>> sampled = new ConcurrentHashMap<>();
+    /** The sampling of each dispatched stage, by stage id. */
+    private final Map<Integer, Sampling> samplings = new ConcurrentHashMap<>();
     private final Map<Integer, StageDecision> decisions = new ConcurrentHashMap<>();
-    /** Samples of a stage that arrived before its {@code StageDispatched} event; guarded by the stage's future in {@link #sampled}. */
-    private final Map<Integer, List<HeldSample>> held = new ConcurrentHashMap<>();
-    private final List<Stage> stages = new ArrayList<>();
+    /**
+     * The stages sized so far, producers first; written by the loop's thread, read by the query's
+     * final plan, which a transport thread may build while the loop still runs (a task failed).
+     */
+    private final List<Stage> stages = new CopyOnWriteArrayList<>();
     private final Map<Integer, List<WorkerAddress>> placed = new LinkedHashMap<>();
 
     private record HeldSample(int taskIndex, PartitionSample sample) {}
+
+    /** One dispatched stage's samples: the collector, the statistics its consumer waits for, and the samples held until its dispatch is announced. */
+    private static final class Sampling {
+        final StageSampleCollector collector;
+        final CompletableFuture<SampledStatistics> done = new CompletableFuture<>();
+        /** Samples that arrived before the stage's {@code StageDispatched} event; null once they were offered. Guarded by this. */
+        List<HeldSample> held = new ArrayList<>();
+
+        Sampling(StageSampleCollector collector) {
+            this.collector = collector;
+        }
+    }
 
     AdaptiveStageLoop(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
         this.query = requireNonNull(query, "query is null");
@@ -113,8 +127,7 @@ final class AdaptiveStageLoop {
                 Stage head = sizing.stage();
                 stages.add(head);
                 emitSized(sizing);
-                query.emit(new QueryEvent.StageDispatched(query.queryId(), head.stageId(), List.of()));
-                return Optional.of(InOrderCoalesceExec.rewrite(StageBinding.bind(head.plan(), query.queryId(), 0, placed)));
+                return Optional.of(query.bindHead(head, placed));
             }
             StageFragment built = planning.stageEvents().onStageSized(closed, fragments, sizing.stage());
             if (built != closed) {
@@ -134,10 +147,15 @@ final class AdaptiveStageLoop {
             // the query ended (a failure, a cancel, a handler's error) before its head stage was sized:
             // the unsized rest stands in as the head, so the final plan still shows what ran
             int next = sofar.stream().mapToInt(Stage::stageId).max().orElse(-1) + 1;
-            sofar.add(new Stage(next, List.of(singleNodePlan), singleNodePlan.outputPartitioning().partitionCount(),
-                    TaskCountHint.exact(1, "the query ended before AQE sized its head stage"), Optional.empty(), List.of()));
+            sofar.add(unsizedHead(next, singleNodePlan, "the query ended before AQE sized its head stage"));
         }
         return new DistributedPlan(singleNodePlan, sofar);
+    }
+
+    /** What stands in for the stages AQE has not sized (yet): the whole single-node plan as one head stage, {@code why} its hint's origin. */
+    static Stage unsizedHead(int stageId, ExecutionPlan singleNodePlan, String why) {
+        return new Stage(stageId, List.of(singleNodePlan), singleNodePlan.outputPartitioning().partitionCount(), TaskCountHint.exact(1, why),
+                Optional.empty(), List.of());
     }
 
     /** What AQE decided per stage, with the sampled output of the stages that were sampled. */
@@ -146,7 +164,8 @@ final class AdaptiveStageLoop {
         for (Stage stage : stages) {
             StageDecision decision = decisions.get(stage.stageId());
             if (decision != null) {
-                CompletableFuture<SampledStatistics> sample = sampled.get(stage.stageId());
+                Sampling sampling = samplings.get(stage.stageId());
+                CompletableFuture<SampledStatistics> sample = sampling == null ? null : sampling.done;
                 all.put(stage.stageId(), sample != null && sample.isDone() && !sample.isCompletedExceptionally() ? decision.withSample(sample.join()) : decision);
             }
         }
@@ -159,29 +178,27 @@ final class AdaptiveStageLoop {
      * {@code StageDispatched} event, so that a stage's {@code StageSampled} always follows it.
      */
     void onSample(TaskId task, PartitionSample sample) {
-        CompletableFuture<SampledStatistics> done = sampled.get(task.stageId());
-        if (done == null) {
+        Sampling sampling = samplings.get(task.stageId());
+        if (sampling == null) {
             return;
         }
-        synchronized (done) {
-            List<HeldSample> waiting = held.get(task.stageId());
-            if (waiting != null) {
-                waiting.add(new HeldSample(task.taskIndex(), sample));
+        synchronized (sampling) {
+            if (sampling.held != null) {
+                sampling.held.add(new HeldSample(task.taskIndex(), sample));
                 return;
             }
-            offer(task.stageId(), task.taskIndex(), sample);
+            offer(task.stageId(), sampling, task.taskIndex(), sample);
         }
     }
 
-    /** Offers one sample to its stage's collector; the caller holds the stage's future. */
-    private void offer(int stageId, int taskIndex, PartitionSample sample) {
-        StageSampleCollector collector = collectors.get(stageId);
-        CompletableFuture<SampledStatistics> done = sampled.get(stageId);
+    /** Offers one sample to its stage's collector; the caller holds {@code sampling}. */
+    private void offer(int stageId, Sampling sampling, int taskIndex, PartitionSample sample) {
+        CompletableFuture<SampledStatistics> done = sampling.done;
         // the event goes out before the consumer can see the statistics, so that events keep the order of the loop
-        if (done.isDone() || !collector.offer(taskIndex, sample)) {
+        if (done.isDone() || !sampling.collector.offer(taskIndex, sample)) {
             return;
         }
-        Optional<SampledStatistics> estimate = collector.estimate();
+        Optional<SampledStatistics> estimate = sampling.collector.estimate();
         if (estimate.isPresent()) {
             SampledStatistics statistics = estimate.get();
             query.emit(new QueryEvent.StageSampled(query.queryId(), stageId, statistics.rows(), statistics.bytes(), statistics.distinctKeys(),
@@ -192,11 +209,12 @@ final class AdaptiveStageLoop {
 
     /** The stage's dispatch was announced: its held samples are offered, and later ones go straight to its collector. */
     private void releaseHeldSamples(int stageId) {
-        CompletableFuture<SampledStatistics> done = sampled.get(stageId);
-        synchronized (done) {
-            List<HeldSample> waiting = held.remove(stageId);
+        Sampling sampling = samplings.get(stageId);
+        synchronized (sampling) {
+            List<HeldSample> waiting = sampling.held;
+            sampling.held = null;
             for (HeldSample sample : waiting) {
-                offer(stageId, sample.taskIndex(), sample.sample());
+                offer(stageId, sampling, sample.taskIndex(), sample.sample());
             }
         }
     }
@@ -207,10 +225,11 @@ final class AdaptiveStageLoop {
     }
 
     private Optional<SampledStatistics> awaitSample(int stageId) {
-        CompletableFuture<SampledStatistics> future = sampled.get(stageId);
-        if (future == null) {
+        Sampling sampling = samplings.get(stageId);
+        if (sampling == null) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was dispatched");
         }
+        CompletableFuture<SampledStatistics> future = sampling.done;
         while (!query.isEnding()) {
             try {
                 return Optional.of(future.get(POLL_MILLIS, TimeUnit.MILLISECONDS));
@@ -241,7 +260,6 @@ final class AdaptiveStageLoop {
         TaskCountHint.Desired costHint = AdaptiveTaskCount.desired(cost.costBytes(), planning.dynamicBytesPerPartition(), partitions, max);
         List<TaskCountHint> hints = new ArrayList<>();
         hints.add(costHint);
-        hints.addAll(leafRequirements(fragment.plan()));
         hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
         Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
         decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
@@ -252,48 +270,19 @@ final class AdaptiveStageLoop {
     private void emitSized(Sizing sizing) {
         Stage stage = sizing.stage();
         query.emit(new QueryEvent.StageCosted(query.queryId(), stage.stageId(), sizing.cost().costBytes(), sizing.costHint()));
-        query.emit(new QueryEvent.StageSized(query.queryId(), stage.stageId(), stage.taskCount(), stage.partitionsPerTask(), stage.taskCountHint()));
-    }
-
-    /** The {@code Exact} hints of source leaves that cannot run as any number of tasks (no estimator: one task). */
-    private List<TaskCountHint> leafRequirements(ExecutionPlan plan) {
-        List<TaskCountHint> hints = new ArrayList<>();
-        if (plan.children().isEmpty()) {
-            if (!(plan instanceof StageInputExec)) {
-                TaskCountHint hint = planning.planner().estimators().taskCount(plan, planning.planner().settings());
-                if (hint instanceof TaskCountHint.Exact) {
-                    hints.add(hint);
-                }
-            }
-            return hints;
-        }
-        for (ExecutionPlan child : plan.children()) {
-            hints.addAll(leafRequirements(child));
-        }
-        return hints;
+        query.emitSized(stage);
     }
 
     /** Dispatches every task of {@code stage} at once, under a sampler and without a head; starts collecting its samples. */
     private void dispatch(Stage stage) {
         List<WorkerAddress> placement = router.place(stage);
         List<PhysicalExpr> keys = stage.output().orElseThrow().keys();
-        collectors.put(stage.stageId(), StageSampleCollector.forStage(stage));
-        held.put(stage.stageId(), new ArrayList<>());
-        sampled.put(stage.stageId(), new CompletableFuture<>());
-        List<TaskRequest> requests = new ArrayList<>();
+        samplings.put(stage.stageId(), new Sampling(StageSampleCollector.forStage(stage)));
         long budget = sampleBudget(stage);
-        for (int t = 0; t < stage.taskCount(); t++) {
-            ExecutionPlan bound = StageBinding.bind(stage.taskPlans().get(t), query.queryId(), t, placed);
-            SamplerExec sampler = new SamplerExec(bound, keys, budget);
-            requests.add(new TaskRequest(new TaskId(query.queryId(), stage.stageId(), t), sampler, Optional.empty(), query.taskSettings(),
-                    query.version()));
-        }
+        List<TaskRequest> requests = query.taskRequests(stage, placed, Optional.empty(), bound -> new SamplerExec(bound, keys, budget));
         stages.add(stage);
         placed.put(stage.stageId(), placement);
-        for (int t = 0; t < requests.size() && !query.isEnding(); t++) {
-            query.startTask(requests.get(t), placement.get(t));
-        }
-        query.emit(new QueryEvent.StageDispatched(query.queryId(), stage.stageId(), placement));
+        query.sendTasks(stage, requests, placement);
         releaseHeldSamples(stage.stageId());
     }
 
@@ -313,24 +302,11 @@ final class AdaptiveStageLoop {
 
     /** {@code fragment} with each stage input carrying its producer's sampled statistics (DESIGN §5 step 6). */
     private static StageFragment withInputStatistics(StageFragment fragment, Map<Integer, SampledStatistics> inputs) {
-        ExecutionPlan plan = attach(fragment.plan(), inputs);
+        ExecutionPlan plan = StageBinding.replaceInputs(fragment.plan(), input -> {
+            SampledStatistics statistics = inputs.get(input.producerStageId());
+            return input.withStatistics(statistics == null ? input.statistics() : statistics.statistics());
+        });
         return new StageFragment(fragment.stageId(), plan, fragment.nodeHints(), fragment.outputKind(), fragment.outputKeys(),
                 fragment.shufflePartitionsPerConsumerTask(), fragment.consumerStageId(), fragment.inputStageIds());
-    }
-
-    private static ExecutionPlan attach(ExecutionPlan plan, Map<Integer, SampledStatistics> inputs) {
-        if (plan instanceof StageInputExec input) {
-            SampledStatistics statistics = inputs.get(input.producerStageId());
-            Statistics attached = statistics == null ? input.statistics() : statistics.statistics();
-            return input.withStatistics(attached);
-        }
-        if (plan.children().isEmpty()) {
-            return plan;
-        }
-        List<ExecutionPlan> children = new ArrayList<>();
-        for (ExecutionPlan child : plan.children()) {
-            children.add(attach(child, inputs));
-        }
-        return plan.withNewChildren(children);
     }
 }

@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.exchange.ExchangeClient;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerClient;
 import dev.quiver.distributed.worker.WorkerInfo;
@@ -79,7 +77,7 @@ public final class Coordinator implements AutoCloseable {
      * with every task request.
      */
     public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Map<String, String> taskSettings) {
-        return new DistributedQuery(queryId, plan, workers, headContext, taskSettings, config, metrics, StageSizer.planned(), new QueryEvents(listeners));
+        return new DistributedQuery(queryId, plan, Optional.empty(), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
     /**
@@ -88,10 +86,8 @@ public final class Coordinator implements AutoCloseable {
      */
     public DistributedQuery newAdaptiveQuery(String queryId, ExecutionPlan singleNodePlan, AdaptivePlanning planning, TaskContext headContext,
             Map<String, String> taskSettings) {
-        DistributedPlan placeholder = new DistributedPlan(singleNodePlan, List.of(new Stage(0, List.of(singleNodePlan),
-                singleNodePlan.outputPartitioning().partitionCount(), TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
-        return new DistributedQuery(queryId, placeholder, Optional.of(planning), workers, headContext, taskSettings, config, metrics, StageSizer.planned(),
-                new QueryEvents(listeners));
+        DistributedPlan placeholder = new DistributedPlan(singleNodePlan, List.of(AdaptiveStageLoop.unsizedHead(0, singleNodePlan, "AQE decides at run time")));
+        return new DistributedQuery(queryId, placeholder, Optional.of(planning), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
     @Override

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * One distributed query on the coordinator: dispatches its stages producers first, runs the head
@@ -43,7 +44,8 @@ import java.util.concurrent.TimeUnit;
  *   NEW --start()--> RUNNING --head finished / failed / closed early / cancel()--> ENDING --all final reports--> DONE
  * </pre>
  * {@link #start()} checks the workers, then for each stage in order: closes it (its inputs are
- * dispatched), sizes it ({@link StageSizer}), and dispatches its tasks (binding their stage inputs to
+ * dispatched), keeps the task count the planner chose (with adaptive task counts the
+ * {@link AdaptiveStageLoop} sizes it instead), and dispatches its tasks (binding their stage inputs to
  * the producers' workers and their producer head to the consumer's task count). The head stage runs
  * on the caller's {@link TaskContext}; its stream is the query's result.
  *
@@ -68,7 +70,8 @@ public final class DistributedQuery implements AutoCloseable {
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
-    private volatile DistributedPlan plan;
+    /** The planned stages; with adaptive task counts a placeholder holding the single-node plan (the loop keeps the plan as it runs). */
+    private final DistributedPlan plan;
     private final Optional<AdaptivePlanning> adaptive;
     private volatile AdaptiveStageLoop adaptiveLoop;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
@@ -76,7 +79,6 @@ public final class DistributedQuery implements AutoCloseable {
     private final Map<String, String> taskSettings;
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
-    private final StageSizer sizer;
     private final QueryEvents events;
     /** Guards the phase, the outcome, the failure and the tasks ({@link TaskTracker} shares it). */
     private final Object lock = new Object();
@@ -88,17 +90,12 @@ public final class DistributedQuery implements AutoCloseable {
     private boolean cancelled;
     private ExecutionPlan headPlan;
 
-    DistributedQuery(String queryId, DistributedPlan plan, List<WorkerClient> workers, TaskContext headContext, Map<String, String> taskSettings,
-            CoordinatorConfig config, CoordinatorMetrics metrics, StageSizer sizer, QueryEvents events) {
-        this(queryId, plan, Optional.empty(), workers, headContext, taskSettings, config, metrics, sizer, events);
-    }
-
     /**
-     * A query with adaptive task counts (DESIGN §5): {@code plan} is a placeholder until
-     * {@link #start()} has sized every stage ({@link AdaptiveStageLoop}).
+     * With {@code adaptive} present the query has adaptive task counts (DESIGN §5): {@code plan} is a
+     * placeholder until {@link #start()} has sized every stage ({@link AdaptiveStageLoop}).
      */
     DistributedQuery(String queryId, DistributedPlan plan, Optional<AdaptivePlanning> adaptive, List<WorkerClient> workers, TaskContext headContext,
-            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, StageSizer sizer, QueryEvents events) {
+            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.adaptive = requireNonNull(adaptive, "adaptive is null");
@@ -107,7 +104,6 @@ public final class DistributedQuery implements AutoCloseable {
         this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        this.sizer = requireNonNull(sizer, "sizer is null");
         this.events = requireNonNull(events, "events is null");
         boolean collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
         this.tasks = new TaskTracker(lock, events, collectMetrics, this::fail, this::completeIfFinal, this::onSample);
@@ -117,11 +113,6 @@ public final class DistributedQuery implements AutoCloseable {
 
     public String queryId() {
         return queryId;
-    }
-
-    /** The plan as the planner made it; with adaptive task counts, the plan as sized so far (complete once the head stage runs). */
-    public DistributedPlan plan() {
-        return plan;
     }
 
     /**
@@ -163,76 +154,70 @@ public final class DistributedQuery implements AutoCloseable {
     private void startAdaptive(AdaptivePlanning planning) {
         AdaptiveStageLoop loop = new AdaptiveStageLoop(this, planning, plan.singleNodePlan(), List.copyOf(workers.keySet()));
         adaptiveLoop = loop;
-        try {
-            loop.run().ifPresent(head -> headPlan = head);
-        } finally {
-            plan = loop.finalPlan();
-        }
+        loop.run().ifPresent(head -> headPlan = head);
     }
 
+    /** Static task counts: each stage is closed, keeps the planner's count and is dispatched, one at a time. */
     private void startStatic() {
         Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
         TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
-        List<Stage> stages = plan.stages();
-        for (int index = 0; index < stages.size() && !isEnding(); index++) {
-            // the hooks adaptive execution extends: close, size, then dispatch, one stage at a time
-            Stage stage = closeStage(stages.get(index));
-            Stage sized = sizeStage(stage);
-            if (sized.isHead()) {
-                headPlan = InOrderCoalesceExec.rewrite(StageBinding.bind(sized.plan(), queryId, 0, placed));
-                events.emit(new QueryEvent.StageDispatched(queryId, sized.stageId(), List.of()));
+        for (Stage stage : plan.stages()) {
+            if (isEnding()) {
+                break;
+            }
+            events.emit(new QueryEvent.StageClosed(queryId, stage.stageId(), stage.inputStageIds()));
+            emitSized(stage);
+            if (stage.isHead()) {
+                headPlan = bindHead(stage, placed);
             } else {
-                placed.put(sized.stageId(), dispatchStage(sized, router.place(sized), placed));
+                List<WorkerAddress> placement = router.place(stage);
+                sendTasks(stage, taskRequests(stage, placed, Optional.of(StageBinding.producerHead(plan, stage)), UnaryOperator.identity()), placement);
+                placed.put(stage.stageId(), placement);
             }
         }
     }
 
-    // ---- what the adaptive loop uses ---------------------------------------------------------------
+    // ---- what static dispatch and the adaptive loop share ------------------------------------------
 
     void emit(QueryEvent event) {
         events.emit(event);
     }
 
-    Map<String, String> taskSettings() {
-        return taskSettings;
-    }
-
-    String version() {
-        return config.version();
-    }
-
-    private Stage closeStage(Stage stage) {
-        events.emit(new QueryEvent.StageClosed(queryId, stage.stageId(), stage.inputStageIds()));
-        return stage;
-    }
-
-    private Stage sizeStage(Stage closed) {
-        Stage sized = sizer.size(plan, closed);
-        events.emit(new QueryEvent.StageSized(queryId, sized.stageId(), sized.taskCount(), sized.partitionsPerTask(), sized.taskCountHint()));
-        return sized;
+    /** The {@code StageSized} event of {@code stage}, as it is dispatched. */
+    void emitSized(Stage stage) {
+        events.emit(new QueryEvent.StageSized(queryId, stage.stageId(), stage.taskCount(), stage.partitionsPerTask(), stage.taskCountHint()));
     }
 
     /**
-     * Sends task t of {@code stage} to {@code placement.get(t)}, each with its inputs bound to where the
-     * producer tasks ({@code placed}) run.
+     * One request per task of {@code stage}: task t's plan with its inputs bound to where the producer
+     * tasks ({@code placed}) run, then wrapped by {@code wrap}, with {@code head} on top.
      */
-    private List<WorkerAddress> dispatchStage(Stage stage, List<WorkerAddress> placement, Map<Integer, List<WorkerAddress>> placed) {
-        ProducerHead head = StageBinding.producerHead(plan, stage);
+    List<TaskRequest> taskRequests(Stage stage, Map<Integer, List<WorkerAddress>> placed, Optional<ProducerHead> head, UnaryOperator<ExecutionPlan> wrap) {
         List<TaskRequest> requests = new ArrayList<>();
         for (int t = 0; t < stage.taskCount(); t++) {
-            TaskId id = new TaskId(queryId, stage.stageId(), t);
             ExecutionPlan bound = StageBinding.bind(stage.taskPlans().get(t), queryId, t, placed);
-            requests.add(new TaskRequest(id, bound, Optional.of(head), taskSettings, config.version()));
+            requests.add(new TaskRequest(new TaskId(queryId, stage.stageId(), t), wrap.apply(bound), head, taskSettings, config.version()));
         }
+        return requests;
+    }
+
+    /** Sends request t to {@code placement.get(t)} (until the query ends), then announces the stage's dispatch. */
+    void sendTasks(Stage stage, List<TaskRequest> requests, List<WorkerAddress> placement) {
         for (int t = 0; t < requests.size() && !isEnding(); t++) {
             startTask(requests.get(t), placement.get(t));
         }
         events.emit(new QueryEvent.StageDispatched(queryId, stage.stageId(), placement));
-        return placement;
+    }
+
+    /** The head stage's plan with its inputs bound (a limit's coalesce reads them in order); announces its dispatch: it runs here. */
+    ExecutionPlan bindHead(Stage head, Map<Integer, List<WorkerAddress>> placed) {
+        ExecutionPlan bound = InOrderCoalesceExec.rewrite(StageBinding.bind(head.plan(), queryId, 0, placed));
+        events.emit(new QueryEvent.StageDispatched(queryId, head.stageId(), List.of()));
+        return bound;
     }
 
     /** Opens the task's control stream; a task that cannot be started fails the query. */
-    void startTask(TaskRequest request, WorkerAddress worker) {
+    private void startTask(TaskRequest request, WorkerAddress worker) {
         TrackedTask task = tasks.add(request.taskId(), worker);
         TaskControl control;
         try {

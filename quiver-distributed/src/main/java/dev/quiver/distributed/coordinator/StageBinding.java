@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Ties a stage's task plans to where their inputs run: binds every {@link StageInputExec} of a task
@@ -27,7 +28,7 @@ final class StageBinding {
      * {@code producerWorkers} maps a producer stage id to its tasks' workers by task index.
      */
     static ExecutionPlan bind(ExecutionPlan plan, String queryId, int taskIndex, Map<Integer, List<WorkerAddress>> producerWorkers) {
-        if (plan instanceof StageInputExec input) {
+        return replaceInputs(plan, input -> {
             List<WorkerAddress> workers = producerWorkers.get(input.producerStageId());
             if (workers == null) {
                 throw new QuiverException(ErrorCode.PLAN_ERROR, "stage input reads stage " + input.producerStageId()
@@ -38,19 +39,26 @@ final class StageBinding {
                         + input.producerStageId() + ", which runs " + workers.size());
             }
             return input.bind(queryId, taskIndex, workers);
+        });
+    }
+
+    /** {@code plan} with each {@link StageInputExec} replaced by what {@code replace} makes of it; a subtree without one is kept as it is. */
+    static ExecutionPlan replaceInputs(ExecutionPlan plan, Function<StageInputExec, ExecutionPlan> replace) {
+        if (plan instanceof StageInputExec input) {
+            return replace.apply(input);
         }
         List<ExecutionPlan> children = plan.children();
         if (children.isEmpty()) {
             return plan;
         }
-        List<ExecutionPlan> bound = new ArrayList<>(children.size());
+        List<ExecutionPlan> replaced = new ArrayList<>(children.size());
         boolean changed = false;
         for (ExecutionPlan child : children) {
-            ExecutionPlan next = bind(child, queryId, taskIndex, producerWorkers);
+            ExecutionPlan next = replaceInputs(child, replace);
             changed |= next != child;
-            bound.add(next);
+            replaced.add(next);
         }
-        return changed ? plan.withNewChildren(bound) : plan;
+        return changed ? plan.withNewChildren(replaced) : plan;
     }
 
     /** The head the tasks of {@code producer} are bound to: what the consumer stage's input from it expects. */

@@ -1,5 +1,7 @@
 package dev.quiver.distributed.event;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.OptionalInt;
 
 /**
@@ -13,9 +15,7 @@ public record ConsumerTasks(int tasks, boolean exact, OptionalInt partitionsPerC
         if (tasks < 1) {
             throw new IllegalArgumentException("a consumer runs at least one task: " + tasks);
         }
-        if (partitionsPerConsumerTask == null) {
-            throw new NullPointerException("partitionsPerConsumerTask is null");
-        }
+        requireNonNull(partitionsPerConsumerTask, "partitionsPerConsumerTask is null");
         if (!exact && partitionsPerConsumerTask.isPresent()) {
             throw new IllegalArgumentException("only an exact consumer count may set P_c");
         }

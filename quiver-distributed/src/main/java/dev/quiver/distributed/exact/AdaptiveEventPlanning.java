@@ -14,7 +14,6 @@ import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.distributed.plan.StageHintSource;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.execution.ExecutionPlan;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -79,8 +78,7 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
             // fixed from now on: the consumer's inputs are read with it (onStageClosed) and its P becomes it
             int pc = required.partitionsPerConsumerTask().getAsInt();
             partitions.put(fragment.stageId(), pc);
-            built = new StageFragment(built.stageId(), built.plan(), built.nodeHints(), built.outputKind(), built.outputKeys(), pc,
-                    built.consumerStageId(), built.inputStageIds());
+            built = built.withShufflePartitionsPerConsumerTask(pc);
         }
         producerPlans.put(fragment.stageId(), built.plan());
         return built;
@@ -106,19 +104,6 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
 
     @Override
     public List<TaskCountHint> hints(int stageId, ExecutionPlan plan, List<Stage> producers) {
-        List<TaskCountHint> hints = new ArrayList<>();
-        collect(plan, hints);
-        return hints;
-    }
-
-    private void collect(ExecutionPlan plan, List<TaskCountHint> hints) {
-        if (plan instanceof StageInputExec input) {
-            BoundaryRequirements required = requirements.get(input.producerStageId());
-            if (required != null) {
-                hints.addAll(required.hints());
-            }
-            return;
-        }
-        plan.children().forEach(child -> collect(child, hints));
+        return BoundaryRequirements.hintsFor(ProducerRewriteCheck.inputs(plan).stream().map(StageInputExec::producerStageId).toList(), requirements);
     }
 }

@@ -12,6 +12,7 @@ import dev.quiver.distributed.exchange.StageInputExec;
 import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
@@ -55,7 +56,6 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
      * errors and AQE's row estimates reach q-errors of ~1.2 at the 95th percentile (docs/aqe.md).
      */
     public static final double DEFAULT_SAFETY_FACTOR = 1.25;
-    static final int DEFAULT_BATCH_ROWS = 8192;
 
     private final double safetyFactor;
     private final Consumer<AggregateSizing> decisions;
@@ -158,7 +158,7 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         long sizedGroups = (long) Math.ceil(safetyFactor * groups);
         int workers = boundary.workerCount();
         int planned = boundary.partitionsPerConsumerTask();
-        long batchRows = setting(boundary, "batch_size", DEFAULT_BATCH_ROWS);
+        long batchRows = batchRows(boundary);
         long coResident = ceilDiv(producerTasks, workers) * producerPartitions * (long) Math.ceil(batchRows * producerRowBytes);
         long limit = boundary.minWorkerMemoryLimit();
         for (int n = 1; n <= boundary.maxTasksPerStage(); n++) {
@@ -201,14 +201,7 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
      * own would otherwise have to match the consumer's other partitioned inputs.
      */
     private static boolean onlyInput(StageBoundary boundary) {
-        return countInputs(boundary.consumerFragment()) == 1;
-    }
-
-    private static int countInputs(ExecutionPlan plan) {
-        if (plan instanceof StageInputExec) {
-            return 1;
-        }
-        return plan.children().stream().mapToInt(AggregateMemorySizingHandler::countInputs).sum();
+        return ProducerRewriteCheck.inputs(boundary.consumerFragment()).size() == 1;
     }
 
     /**
@@ -251,15 +244,16 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
                 : plan.children().stream().anyMatch(child -> reads(child, producerStageId));
     }
 
-    private static long setting(StageBoundary boundary, String name, long fallback) {
-        String value = boundary.config().get(name);
+    /** The session's {@code batch_size}: the rows of a producer batch; the engine's default when it is not set (or not a number). */
+    private static long batchRows(StageBoundary boundary) {
+        String value = boundary.config().get("batch_size");
         if (value == null) {
-            return fallback;
+            return ExecutionConfig.DEFAULT_BATCH_SIZE;
         }
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
-            return fallback;
+            return ExecutionConfig.DEFAULT_BATCH_SIZE;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -45,6 +46,18 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
         return counts.stream().map(HandlerCount::hint).toList();
     }
 
+    /** The handlers' hints for a consumer reading stages {@code inputStageIds}: what {@code required} holds for each of those boundaries. */
+    public static List<TaskCountHint> hintsFor(List<Integer> inputStageIds, Map<Integer, BoundaryRequirements> required) {
+        List<TaskCountHint> hints = new ArrayList<>();
+        for (int input : inputStageIds) {
+            BoundaryRequirements requirements = required.get(input);
+            if (requirements != null) {
+                hints.addAll(requirements.hints());
+            }
+        }
+        return hints;
+    }
+
     /** The exact consumer count, if a handler required one. */
     public Optional<TaskCountHint.Exact> exact() {
         return counts.stream().map(HandlerCount::hint).filter(TaskCountHint.Exact.class::isInstance).map(TaskCountHint.Exact.class::cast).findFirst();
@@ -70,11 +83,6 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
         String stage = "stage " + boundary.consumerStageId();
         HandlerCount withPartitions = null;
         for (HandlerCount count : counts) {
-            if (count.tasks().exact() && count.tasks().tasks() > boundary.maxTasksPerStage()) {
-                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, count.hint().origin() + " requires exactly " + count.tasks().tasks()
-                        + " consumer tasks for " + stage + ", more than the limit of " + boundary.maxTasksPerStage() + " tasks per stage ("
-                        + boundary.maxTasksOrigin() + "); nothing is clamped: raise the limit or lower the requirement");
-            }
             OptionalInt partitions = count.tasks().partitionsPerConsumerTask();
             if (partitions.isPresent()) {
                 if (boundary.kind() != BoundaryKind.SHUFFLE) {
@@ -91,7 +99,8 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
         }
         List<TaskCountHint> all = new ArrayList<>(boundary.consumerHints());
         counts.forEach(count -> all.add(count.hint()));
-        // the merge throws TASK_COUNT_CONFLICT naming both origins for two different exacts (two handlers, or a handler and Exact(1))
+        // the merge throws TASK_COUNT_CONFLICT naming the origins for two different exacts (two handlers, or a handler and Exact(1))
+        // and for an exact above the task limit, which it never clamps
         TaskCountHints.merge(stage, all, boundary.maxTasksPerStage(), boundary.maxTasksOrigin());
     }
 }

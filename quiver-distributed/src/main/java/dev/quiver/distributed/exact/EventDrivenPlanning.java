@@ -58,7 +58,7 @@ public final class EventDrivenPlanning {
             // a consumer's shuffle inputs take their P_c overrides together (a partitioned join's inputs must match at every step)
             StageFragment fragment = ShuffleLayout.withInputPartitions(fragments.get(index), partitions);
             fragments.set(index, fragment);
-            List<TaskCountHint> hints = inputHints(fragment, requirements);
+            List<TaskCountHint> hints = BoundaryRequirements.hintsFor(fragment.inputStageIds(), requirements);
             Stage stage = planner.size(fragment, stages, hints, DistributedPlanner.SizingMode.STATIC);
             Optional<StageBoundary> boundary = dispatcher.isEmpty() ? Optional.empty()
                     : StageBoundaries.of(queryId, fragment, fragments, planner, workerMemoryLimits, config, PlanningMode.STATIC);
@@ -85,18 +85,6 @@ public final class EventDrivenPlanning {
         DistributedPlan result = new DistributedPlan(plan, stages);
         StageConsistency.check(result);
         return new Result(result, requirements);
-    }
-
-    /** The handlers' hints for the boundaries {@code consumer} reads. */
-    private static List<TaskCountHint> inputHints(StageFragment consumer, Map<Integer, BoundaryRequirements> requirements) {
-        List<TaskCountHint> hints = new ArrayList<>();
-        for (int input : consumer.inputStageIds()) {
-            BoundaryRequirements required = requirements.get(input);
-            if (required != null) {
-                hints.addAll(required.hints());
-            }
-        }
-        return hints;
     }
 
     private static int position(List<StageFragment> fragments, int stageId) {

@@ -12,8 +12,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * a {@code long} or a double (value and null flag), 17 for a decimal, 5 (offset and null flag)
  * plus the string's bytes for a string; per accumulator 8 for COUNT, 9 for a long or double SUM,
  * MIN or MAX, 17 for a decimal one, their sum for AVG, and 28 plus the string for a string MIN/MAX.
- * The engine reserves for a power-of-two capacity ({@link #capacityFor}) and for one more batch of
- * new groups before each batch, which {@link AggregateMemorySizingHandler} adds on top.
+ * The engine reserves for a power-of-two capacity ({@link #capacityFor}) that also holds the rows
+ * of the batch at hand; {@link AggregateMemorySizingHandler#taskBytes} says why it adds no headroom
+ * for that batch.
  */
 final class GroupStateWidth {
     /** Assumed bytes of a string key or MIN/MAX value when nothing better is known. */

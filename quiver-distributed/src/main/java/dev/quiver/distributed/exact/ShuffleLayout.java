@@ -18,12 +18,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one place the counts of a shuffle boundary are derived from (DESIGN §4, §6): producer tasks
- * write {@code P_c × T_c} hash partitions on {@code keys}, and consumer task t reads
- * {@code [P_c·t, P_c·t + P_c)} of every producer task. The producer head, the consumer's
- * {@link StageInputExec} counts and the producer's {@link StageOutput} all come from one instance,
- * so a coordinator cannot get them inconsistent after an exact requirement or a {@code P_c}
- * override.
+ * The counts of a shuffle boundary once its consumer count is decided (DESIGN §4, §6): producer
+ * tasks write {@code P_c × T_c} hash partitions on {@code keys}, and consumer task t reads
+ * {@code [P_c·t, P_c·t + P_c)} of every producer task. A {@code P_c} a handler sets goes through
+ * here into both sides of the boundary: the producer's {@link StageOutput}
+ * ({@link #producerStage}) and the consumer's shuffle inputs ({@link #withInputPartitions}, before
+ * the consumer is sized, which sets their {@code T_c}); the coordinator then binds the producer head
+ * from the consumer's input ({@link StageInputExec#producerHead()}), which equals
+ * {@link #producerHead()}.
  *
  * @param producerStageId the producer stage
  * @param keys the hash keys over the producer's schema
@@ -56,22 +58,9 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
         return new ShuffleLayout(producer.stageId(), output.keys(), producer.taskCount(), producer.partitionsPerTask(), consumerTasks, partitions);
     }
 
-    /** {@code P_c × T_c}: the hash partitions each producer task writes. */
-    public int producerHashPartitions() {
-        return Math.multiplyExact(partitionsPerConsumerTask, consumerTasks);
-    }
-
     /** The head every producer task is bound to: {@code Hash(keys, P_c × T_c)}. */
     public ProducerHead.Shuffle producerHead() {
         return new ProducerHead.Shuffle(keys, partitionsPerConsumerTask, consumerTasks);
-    }
-
-    /** {@code input} (the consumer's unbound input from this producer) with this layout's counts. */
-    public StageInputExec consumerInput(StageInputExec input) {
-        if (input.producerStageId() != producerStageId || input.kind() != BoundaryKind.SHUFFLE || !input.keys().equals(keys)) {
-            throw new IllegalArgumentException("input " + input.displayLine() + " is not the shuffle from stage " + producerStageId);
-        }
-        return input.withCounts(producerTasks, producerPartitions, consumerTasks, partitionsPerConsumerTask);
     }
 
     /** The producer stage with its output's {@code P_c} set to this layout's. */
@@ -104,8 +93,7 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
         if (plan == consumer.plan()) {
             return consumer;
         }
-        return new StageFragment(consumer.stageId(), plan, consumer.nodeHints(), consumer.outputKind(), consumer.outputKeys(),
-                consumer.shufflePartitionsPerConsumerTask(), consumer.consumerStageId(), consumer.inputStageIds());
+        return consumer.withPlan(plan);
     }
 
     /**

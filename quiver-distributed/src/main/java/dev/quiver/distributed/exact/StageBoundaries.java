@@ -55,13 +55,10 @@ public final class StageBoundaries {
     /** The consumer's own hints an exact count must agree with. */
     public static List<TaskCountHint> consumerHints(StageFragment consumer, DistributedPlanner planner, PlanningMode mode) {
         List<TaskCountHint> hints = new ArrayList<>(consumer.nodeHints());
+        DistributedPlanner.SizingMode sizing = mode == PlanningMode.STATIC ? DistributedPlanner.SizingMode.STATIC : DistributedPlanner.SizingMode.ADAPTIVE;
         for (ExecutionPlan leaf : leaves(consumer.plan())) {
             if (!(leaf instanceof StageInputExec)) {
-                TaskCountHint hint = planner.estimators().taskCount(leaf, planner.settings());
-                // AQE sizes from costs, not from the leaves' Desired hints, but a leaf that cannot split binds it too
-                if (mode == PlanningMode.STATIC || hint instanceof TaskCountHint.Exact) {
-                    hints.add(hint);
-                }
+                planner.leafHint(leaf, sizing).ifPresent(hints::add);
             }
         }
         return hints;

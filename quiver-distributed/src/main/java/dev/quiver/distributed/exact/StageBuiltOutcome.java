@@ -25,7 +25,6 @@ public record StageBuiltOutcome(ExecutionPlan producerPlan, boolean rewritten, B
         if (!rewritten) {
             return fragment;
         }
-        return new StageFragment(fragment.stageId(), producerPlan, fragment.nodeHints(), fragment.outputKind(), fragment.outputKeys(),
-                fragment.shufflePartitionsPerConsumerTask(), fragment.consumerStageId(), fragment.inputStageIds());
+        return fragment.withPlan(producerPlan);
     }
 }

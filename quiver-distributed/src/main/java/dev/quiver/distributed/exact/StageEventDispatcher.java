@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.event.StageSampledEvent;
 import dev.quiver.distributed.event.StageSampledEventResponse;
@@ -13,6 +14,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Runs the registered {@link StageEventHandler}s and applies their responses (DESIGN §6): in
@@ -40,10 +42,6 @@ public final class StageEventDispatcher {
 
     public static StageEventDispatcher none() {
         return new StageEventDispatcher(List.of());
-    }
-
-    public List<StageEventHandler> handlers() {
-        return handlers;
     }
 
     public boolean isEmpty() {
@@ -106,24 +104,22 @@ public final class StageEventDispatcher {
     }
 
     private static DynamicStageBuiltEventResponse call(StageEventHandler handler, DynamicStageBuiltEvent event, String kind) {
-        try {
-            return requireNonNull(handler.onStageBuilt(event), "handler " + handler.name() + " returned no response");
-        } catch (QuiverException e) {
-            throw failed(handler, event.boundary().describe(), e);
-        } catch (RuntimeException e) {
-            throw new QuiverException(ErrorCode.INTERNAL_ERROR, "stage-event handler " + handler.name() + " failed on the " + kind + " event of "
-                    + event.boundary().describe() + ": " + e, e);
-        }
+        return call(handler, event.boundary(), kind, () -> handler.onStageBuilt(event));
     }
 
     private static StageSampledEventResponse call(StageEventHandler handler, StageSampledEvent event, String kind) {
+        return call(handler, event.boundary(), kind, () -> handler.onStageSampled(event));
+    }
+
+    /** The handler's response; its error, or what it throws, fails the query naming the handler. */
+    private static <R> R call(StageEventHandler handler, StageBoundary boundary, String kind, Supplier<R> respond) {
         try {
-            return requireNonNull(handler.onStageSampled(event), "handler " + handler.name() + " returned no response");
+            return requireNonNull(respond.get(), "handler " + handler.name() + " returned no response");
         } catch (QuiverException e) {
-            throw failed(handler, event.boundary().describe(), e);
+            throw failed(handler, boundary.describe(), e);
         } catch (RuntimeException e) {
             throw new QuiverException(ErrorCode.INTERNAL_ERROR, "stage-event handler " + handler.name() + " failed on the " + kind + " event of "
-                    + event.boundary().describe() + ": " + e, e);
+                    + boundary.describe() + ": " + e, e);
         }
     }
 

@@ -29,20 +29,20 @@ public final class DistributedExplain {
     private DistributedExplain() {}
 
     public static String text(DistributedPlan plan) {
-        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.empty()).render();
+        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.empty(), Map.of()).render();
     }
 
     /** {@code EXPLAIN ANALYZE}: {@link #text(DistributedPlan)} with every task's report. */
     public static String text(DistributedPlan plan, Collection<TaskReport> reports) {
-        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
+        return new TextRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports)), Map.of()).render();
     }
 
     public static String dot(DistributedPlan plan) {
-        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.empty()).render();
+        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.empty(), Map.of()).render();
     }
 
     public static String dot(DistributedPlan plan, Collection<TaskReport> reports) {
-        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports))).render();
+        return new DotRenderer(requireNonNull(plan, "plan is null"), Optional.of(byStage(plan, reports)), Map.of()).render();
     }
 
     /**
@@ -51,7 +51,7 @@ public final class DistributedExplain {
      */
     public static String text(FinalPlan executed) {
         requireNonNull(executed, "executed is null");
-        return new TextRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())), decisionLines(executed))
+        return new TextRenderer(executed.plan(), Optional.of(byStage(executed)), decisionLines(executed))
                 .render(executed.failure().map(failure -> failure.errorCode() + ": " + failure.getMessage()));
     }
 
@@ -73,8 +73,7 @@ public final class DistributedExplain {
     /** {@link #text(FinalPlan)} as Graphviz DOT. */
     public static String dot(FinalPlan executed) {
         requireNonNull(executed, "executed is null");
-        return new DotRenderer(executed.plan(), Optional.of(byStage(executed.plan(), executed.taskReports(), executed.headMetrics())), decisionLines(executed))
-                .render();
+        return new DotRenderer(executed.plan(), Optional.of(byStage(executed)), decisionLines(executed)).render();
     }
 
     /**
@@ -83,12 +82,15 @@ public final class DistributedExplain {
      */
     public static long exchangedBytes(DistributedPlan plan, Collection<TaskReport> reports) {
         requireNonNull(plan, "plan is null");
-        Map<Integer, StageMetrics> metrics = byStage(plan, reports);
-        return plan.stages().stream().filter(stage -> !stage.isHead()).mapToLong(stage -> metrics.get(stage.stageId()).exchangedBytes()).sum();
+        return StageMetrics.Exchanged.of(plan, byStage(plan, reports)).bytes();
     }
 
     private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports) {
         return byStage(plan, reports, List.of());
+    }
+
+    private static Map<Integer, StageMetrics> byStage(FinalPlan executed) {
+        return byStage(executed.plan(), executed.taskReports(), executed.headMetrics());
     }
 
     private static Map<Integer, StageMetrics> byStage(DistributedPlan plan, Collection<TaskReport> reports, List<OperatorMetricsSnapshot> headMetrics) {

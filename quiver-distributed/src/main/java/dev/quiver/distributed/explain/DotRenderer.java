@@ -22,10 +22,6 @@ final class DotRenderer {
     private final StringBuilder out = new StringBuilder();
     private final List<String> boundaryEdges = new ArrayList<>();
 
-    DotRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics) {
-        this(plan, metrics, Map.of());
-    }
-
     /** @param notes extra lines per stage id, shown under its hint (AQE's decision and estimates, as in the text form) */
     DotRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics, Map<Integer, List<String>> notes) {
         this.plan = plan;
@@ -60,7 +56,7 @@ final class DotRenderer {
     private String node(Stage stage, ExecutionPlan node, int[] index, Optional<StageMetrics> stageMetrics) {
         int nodeIndex = index[0]++;
         String id = "s" + stage.stageId() + "_n" + nodeIndex;
-        String label = node.displayLine() + stageMetrics.map(m -> m.operator(nodeIndex)).filter(text -> !text.isEmpty()).map(text -> "\n" + text).orElse("");
+        String label = node.displayLine() + stageMetrics.flatMap(m -> m.operator(nodeIndex)).map(text -> "\n" + text).orElse("");
         out.append("    ").append(id).append(" [label=\"").append(escape(label)).append("\"];\n");
         if (node instanceof StageInputExec input) {
             Stage producer = plan.stage(input.producerStageId());

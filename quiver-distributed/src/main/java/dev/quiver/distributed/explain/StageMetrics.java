@@ -1,5 +1,7 @@
 package dev.quiver.distributed.explain;
 
+import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
 import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -8,12 +10,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The reports of one stage's tasks and their operators' metrics summed over the tasks, by
  * pre-order node index of the stage plan. A worker reports the plan it executed, which for a
  * shuffle producer has the producer head ({@code RepartitionExec}) on top: a report with one node
- * more than the stage plan has its first node counted as the head.
+ * more than the stage plan has its first node counted as the head (with two more, under AQE, the
+ * second is the sampler, which is not counted).
  */
 final class StageMetrics {
     /** Sum slots: output rows, output bytes, elapsed compute, peak memory. */
@@ -28,11 +33,14 @@ final class StageMetrics {
     private final long[][] operators;
     private final long[] head = new long[4];
     private boolean hasHead;
+    /** Whether any task (or the coordinator) reported operator metrics: without them the operators show none. */
+    private final boolean reported;
 
     /** @param coordinator the metrics of the head stage's task, which ran on the coordinator and has no report (else empty) */
     StageMetrics(ExecutionPlan stagePlan, List<TaskReport> reports, List<OperatorMetricsSnapshot> coordinator) {
         this.tasks = reports.stream().sorted(Comparator.comparingInt(report -> report.taskId().taskIndex())).toList();
         this.coordinator = List.copyOf(coordinator);
+        this.reported = !this.coordinator.isEmpty() || tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
         this.planNodes = count(stagePlan);
         this.operators = new long[planNodes][4];
         for (TaskReport report : tasks) {
@@ -78,7 +86,6 @@ final class StageMetrics {
         return "actual rows=" + operators[0][ROWS] + ", bytes=" + bytes(operators[0][BYTES]);
     }
 
-    /** One line per task, by task index (see {@link #task}); the coordinator's task of a head stage says so. */
     /** The bytes the tasks handed to the boundary above: the producer head's output when reported, else the stage plan's. */
     long exchangedBytes() {
         return hasHead ? head[BYTES] : operators[0][BYTES];
@@ -88,6 +95,22 @@ final class StageMetrics {
         return hasHead ? head[ROWS] : operators[0][ROWS];
     }
 
+    /** What every stage but the head handed to its boundary, summed: what the query moved between stages. */
+    record Exchanged(long rows, long bytes) {
+        static Exchanged of(DistributedPlan plan, Map<Integer, StageMetrics> metrics) {
+            long rows = 0;
+            long bytes = 0;
+            for (Stage stage : plan.stages()) {
+                if (!stage.isHead()) {
+                    rows += metrics.get(stage.stageId()).exchangedRows();
+                    bytes += metrics.get(stage.stageId()).exchangedBytes();
+                }
+            }
+            return new Exchanged(rows, bytes);
+        }
+    }
+
+    /** One line per task, by task index (see {@link #task}); the coordinator's task of a head stage says so. */
     List<String> taskLines() {
         List<String> lines = new ArrayList<>(tasks.stream().map(this::task).toList());
         if (!coordinator.isEmpty()) {
@@ -106,15 +129,13 @@ final class StageMetrics {
     }
 
     /** The producer head's summed metrics, when the workers reported one. */
-    String head() {
-        return hasHead ? summary(head) : "";
+    Optional<String> head() {
+        return hasHead ? Optional.of(summary(head)) : Optional.empty();
     }
 
-    /** The summed metrics of pre-order node {@code index}, or empty text when no task reported it. */
-    String operator(int index) {
-        long[] sum = operators[index];
-        boolean reported = !coordinator.isEmpty() || tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
-        return reported ? summary(sum) : "";
+    /** The summed metrics of pre-order node {@code index}, or empty when no task reported metrics. */
+    Optional<String> operator(int index) {
+        return reported ? Optional.of(summary(operators[index])) : Optional.empty();
     }
 
     private static String summary(long[] sum) {

@@ -18,10 +18,6 @@ final class TextRenderer {
     private final Map<Integer, List<String>> notes;
     private final StringBuilder out = new StringBuilder();
 
-    TextRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics) {
-        this(plan, metrics, Map.of());
-    }
-
     /** @param notes extra lines per stage id, shown under its task count (AQE's decision and estimates) */
     TextRenderer(DistributedPlan plan, Optional<Map<Integer, StageMetrics>> metrics, Map<Integer, List<String>> notes) {
         this.plan = plan;
@@ -36,18 +32,8 @@ final class TextRenderer {
     /** With a first line saying why the query failed, when it did. */
     String render(Optional<String> failure) {
         failure.ifPresent(reason -> out.append("query failed: ").append(reason).append('\n'));
-        metrics.ifPresent(all -> {
-            long rows = 0;
-            long bytes = 0;
-            for (Stage stage : plan.stages()) {
-                if (!stage.isHead()) {
-                    rows += all.get(stage.stageId()).exchangedRows();
-                    bytes += all.get(stage.stageId()).exchangedBytes();
-                }
-            }
-            out.append("exchanged between stages: rows=").append(rows).append(", bytes=").append(StageMetrics.bytes(bytes))
-                    .append(" (uncompressed, a broadcast counted once)\n");
-        });
+        metrics.map(all -> StageMetrics.Exchanged.of(plan, all)).ifPresent(exchanged -> out.append("exchanged between stages: rows=")
+                .append(exchanged.rows()).append(", bytes=").append(StageMetrics.bytes(exchanged.bytes())).append(" (uncompressed, a broadcast counted once)\n"));
         stage(plan.headStage(), "");
         return out.toString();
     }
@@ -64,7 +50,7 @@ final class TextRenderer {
         Optional<StageMetrics> stageMetrics = metrics.map(all -> all.get(stage.stageId()));
         BoundaryMath.estimate(plan, stage).ifPresent(estimate -> out.append(bar).append(estimate)
                 .append(stageMetrics.map(m -> "; " + m.actualOutput()).orElse("")).append('\n'));
-        stageMetrics.map(StageMetrics::head).filter(head -> !head.isEmpty())
+        stageMetrics.flatMap(StageMetrics::head)
                 .ifPresent(head -> out.append(bar).append("producer head: metrics=[").append(head).append("]\n"));
         if (stageMetrics.isPresent()) {
             List<String> lines = stageMetrics.get().taskLines();
@@ -90,7 +76,7 @@ final class TextRenderer {
         int nodeIndex = index[0]++;
         String indent = bar + "  ".repeat(depth);
         out.append(indent).append(node.displayLine());
-        stageMetrics.map(m -> m.operator(nodeIndex)).filter(text -> !text.isEmpty()).ifPresent(text -> out.append(", metrics=[").append(text).append(']'));
+        stageMetrics.flatMap(m -> m.operator(nodeIndex)).ifPresent(text -> out.append(", metrics=[").append(text).append(']'));
         out.append('\n');
         if (node instanceof StageInputExec input) {
             stage(plan.stage(input.producerStageId()), indent + "  ");

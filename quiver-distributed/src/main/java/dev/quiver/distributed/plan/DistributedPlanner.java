@@ -6,6 +6,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Splits a single-node physical plan into stages (DESIGN §4). Two passes, each its own class:
@@ -27,7 +28,7 @@ public final class DistributedPlanner {
     public enum SizingMode {
         /** Planning time: each source leaf's {@link TaskEstimator} hint and {@code Desired(T_p)} for each shuffle input. */
         STATIC,
-        /** AQE: none; the caller brings the hints it computed from costs and samples. */
+        /** AQE: only the {@code Exact} hints of source leaves that cannot split; the caller brings the hints it computed from costs and samples. */
         ADAPTIVE
     }
 
@@ -45,10 +46,6 @@ public final class DistributedPlanner {
 
     public DistributedPlannerSettings settings() {
         return settings;
-    }
-
-    public TaskEstimators estimators() {
-        return estimators;
     }
 
     /**
@@ -72,15 +69,20 @@ public final class DistributedPlanner {
         return new DistributedPlan(plan, stages);
     }
 
+    /** The hint source leaf {@code leaf} gives its stage when sized in {@code mode}, if any (see {@link SizingMode}). */
+    public Optional<TaskCountHint> leafHint(ExecutionPlan leaf, SizingMode mode) {
+        return StageSizer.leafHint(requireNonNull(leaf, "leaf is null"), requireNonNull(mode, "mode is null"), settings, estimators);
+    }
+
     /** The stages of {@code plan}, producers first, the head stage last, not sized yet. */
     public List<StageFragment> cut(ExecutionPlan plan) {
         return StageCutter.cut(requireNonNull(plan, "plan is null"), settings);
     }
 
     /**
-     * {@code fragment} as a stage: its node hints, {@code extraHints} and, in
-     * {@link SizingMode#STATIC}, its leaves' and shuffle inputs' hints, merged; every stage it reads
-     * must be among {@code producers}.
+     * {@code fragment} as a stage: its node hints, its leaves' hints as {@code mode} takes them,
+     * {@code extraHints} and, in {@link SizingMode#STATIC}, its shuffle inputs' hints, merged; every
+     * stage it reads must be among {@code producers}.
      */
     public Stage size(StageFragment fragment, Collection<Stage> producers, List<TaskCountHint> extraHints, SizingMode mode) {
         return StageSizer.size(requireNonNull(fragment, "fragment is null"), requireNonNull(producers, "producers is null"),

@@ -20,8 +20,4 @@ final class StageDraft {
     int outputPartitionsPerConsumerTask;
     int consumerId = -1;
     boolean readsCoalesceInput;
-
-    boolean isHead() {
-        return outputKind == null;
-    }
 }

@@ -37,4 +37,14 @@ public record StageFragment(int stageId, ExecutionPlan plan, List<TaskCountHint>
     public boolean isHead() {
         return outputKind.isEmpty();
     }
+
+    /** This fragment with another plan (a handler's rewrite, or inputs read with other counts or statistics). */
+    public StageFragment withPlan(ExecutionPlan newPlan) {
+        return new StageFragment(stageId, newPlan, nodeHints, outputKind, outputKeys, shufflePartitionsPerConsumerTask, consumerStageId, inputStageIds);
+    }
+
+    /** This fragment with its shuffle output's {@code P_c} set to {@code partitions}. */
+    public StageFragment withShufflePartitionsPerConsumerTask(int partitions) {
+        return new StageFragment(stageId, plan, nodeHints, outputKind, outputKeys, partitions, consumerStageId, inputStageIds);
+    }
 }

@@ -14,10 +14,11 @@ import java.util.Optional;
 
 /**
  * The second planner pass: sizes one {@link StageFragment} once the stages it reads are sized.
- * Its hints are its nodes' hints, the caller's extra hints and, when sizing statically, its
- * source leaves' hints from the {@link TaskEstimators} (a leaf without an estimator is
- * {@code Exact(1)}) and {@code Desired(T_p)} for each shuffle input, so that a stage fed only by
- * stage inputs wants as many tasks as its largest input. They merge by {@link TaskCountHints#merge}.
+ * Its hints are its nodes' hints, its source leaves' hints ({@link #leafHint}: from the
+ * {@link TaskEstimators}, a leaf without an estimator being {@code Exact(1)}; only the exact ones
+ * when sizing adaptively), the caller's extra hints and, when sizing statically,
+ * {@code Desired(T_p)} for each shuffle input, so that a stage fed only by stage inputs wants as
+ * many tasks as its largest input. They merge by {@link TaskCountHints#merge}.
  * The sizer then fixes the counts of the stage's inputs and builds each task's plan from its
  * leaves' per-task variants.
  */
@@ -29,15 +30,13 @@ final class StageSizer {
         List<TaskCountHint> hints = new ArrayList<>(fragment.nodeHints());
         List<ExecutionPlan> leaves = new ArrayList<>();
         collectLeaves(fragment.plan(), leaves);
-        if (mode == DistributedPlanner.SizingMode.STATIC) {
-            for (ExecutionPlan leaf : leaves) {
-                if (leaf instanceof StageInputExec input) {
-                    Stage producer = producer(producers, fragment, input);
-                    if (input.kind() == BoundaryKind.SHUFFLE) {
-                        hints.add(TaskCountHint.desired(producer.taskCount(), "shuffle input from stage " + producer.stageId() + " (" + producer.taskCount() + " tasks)"));
-                    }
-                } else {
-                    hints.add(estimators.taskCount(leaf, settings));
+        for (ExecutionPlan leaf : leaves) {
+            if (!(leaf instanceof StageInputExec input)) {
+                leafHint(leaf, mode, settings, estimators).ifPresent(hints::add);
+            } else if (mode == DistributedPlanner.SizingMode.STATIC) {
+                Stage producer = producer(producers, fragment, input);
+                if (input.kind() == BoundaryKind.SHUFFLE) {
+                    hints.add(TaskCountHint.desired(producer.taskCount(), "shuffle input from stage " + producer.stageId() + " (" + producer.taskCount() + " tasks)"));
                 }
             }
         }
@@ -58,6 +57,17 @@ final class StageSizer {
         Optional<StageOutput> output = fragment.outputKind().map(kind -> new StageOutput(kind, fragment.consumerStageId(), fragment.outputKeys(),
                 kind == BoundaryKind.SHUFFLE ? fragment.shufflePartitionsPerConsumerTask() : Math.multiplyExact(taskCount, partitions)));
         return new Stage(fragment.stageId(), taskPlans, partitions, hint, output, fragment.inputStageIds());
+    }
+
+    /**
+     * A source leaf's hint for its stage: its {@link TaskEstimators} hint ({@code Exact(1)} without an
+     * estimator) when sizing statically; only when it is an {@code Exact} when sizing adaptively (AQE
+     * sizes from costs, but a leaf that cannot run as any number of tasks binds it too).
+     */
+    static Optional<TaskCountHint> leafHint(ExecutionPlan leaf, DistributedPlanner.SizingMode mode, DistributedPlannerSettings settings,
+            TaskEstimators estimators) {
+        TaskCountHint hint = estimators.taskCount(leaf, settings);
+        return mode == DistributedPlanner.SizingMode.STATIC || hint instanceof TaskCountHint.Exact ? Optional.of(hint) : Optional.empty();
     }
 
     private static Stage producer(Collection<Stage> producers, StageFragment fragment, StageInputExec input) {

@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.memory.ArrowBuf;
 
 /**
  * The worker's end of one task's control stream (a DoExchange carrying only app_metadata).
@@ -24,8 +23,9 @@ import org.apache.arrow.memory.ArrowBuf;
  * producers are known here.
  *
  * <p>Then the worker sends state changes and heartbeats, and reads heartbeats. A half-close from
- * the coordinator ends the query for this task: the task is stopped (CANCELLED, or SKIPPED if it
- * never executed), the final report goes out and the stream completes. A cancelled or broken
+ * the coordinator ends the query for this task: the task is stopped (CANCELLED if it was still
+ * running, SKIPPED if it never executed; FINISHED and FAILED stay), the final report goes out and
+ * the stream completes. A cancelled or broken
  * stream, or a coordinator silent past the heartbeat timeout, stops the task without a report.
  * Either way, the task's state is dropped from the worker.
  */
@@ -180,17 +180,7 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
             if (writerDone || writer.isCancelled()) {
                 return;
             }
-            ArrowBuf buf = server.allocator().buffer(bytes.length);
-            try {
-                buf.setBytes(0, bytes);
-                // Flight sends readableBytes(): a buffer with writerIndex 0 would silently vanish
-                buf.writerIndex(bytes.length);
-            } catch (RuntimeException e) {
-                buf.close();
-                throw e;
-            }
-            writer.putMetadata(buf);
+            writer.putMetadata(WireFormat.metadata(server.allocator(), bytes));
         }
     }
-
 }

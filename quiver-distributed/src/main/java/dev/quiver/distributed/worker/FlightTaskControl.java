@@ -180,17 +180,9 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
                 if (halfClosed || streamClosed || !exchange.getWriter().isReady()) {
                     return;
                 }
-                exchange.getWriter().putMetadata(buffer(bytes));
+                exchange.getWriter().putMetadata(WireFormat.metadata(connections.allocator(), bytes));
             }
         }
-    }
-
-    private ArrowBuf buffer(byte[] bytes) {
-        ArrowBuf buf = connections.allocator().buffer(bytes.length);
-        buf.setBytes(0, bytes);
-        // Flight sends readableBytes(): a buffer with writerIndex 0 would silently vanish
-        buf.writerIndex(bytes.length);
-        return buf;
     }
 
     @Override

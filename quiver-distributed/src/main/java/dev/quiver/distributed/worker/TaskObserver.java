@@ -10,7 +10,7 @@ interface TaskObserver {
     void stateChanged(TaskState state, Optional<TaskError> error);
 
     /** One partition's AQE sample, to send to the coordinator; must not block. */
-    default void sample(PartitionSample sample) {}
+    void sample(PartitionSample sample);
 
     /** Stops the task and its control stream without a final report (the worker shuts down). */
     void stop(String reason);

@@ -25,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The JSON documents of the worker protocol (docs/distributed.md, "Wire format"): the task request
@@ -41,10 +43,6 @@ public final class WireFormat {
 
     public WireFormat(PlanCodec codec) {
         this.codec = requireNonNull(codec, "codec is null");
-    }
-
-    public PlanCodec codec() {
-        return codec;
     }
 
     // ---- task request (the control stream's descriptor) ----
@@ -105,6 +103,23 @@ public final class WireFormat {
             node.put("type", "heartbeat");
         }
         return write(node);
+    }
+
+    /**
+     * {@code bytes} in a buffer of {@code allocator} to send as a control stream's {@code app_metadata};
+     * whoever puts it on the stream takes ownership.
+     */
+    static ArrowBuf metadata(BufferAllocator allocator, byte[] bytes) {
+        ArrowBuf buf = allocator.buffer(bytes.length);
+        try {
+            buf.setBytes(0, bytes);
+            // Flight sends readableBytes(): a buffer with writerIndex 0 would silently vanish
+            buf.writerIndex(bytes.length);
+            return buf;
+        } catch (RuntimeException e) {
+            buf.close();
+            throw e;
+        }
     }
 
     public ControlMessage decodeControl(byte[] bytes) {

@@ -82,10 +82,6 @@ public final class WorkerConnections implements AutoCloseable {
         return wire;
     }
 
-    public QuiverExecutor executor() {
-        return executor;
-    }
-
     BufferAllocator allocator() {
         return allocator;
     }
@@ -153,11 +149,6 @@ public final class WorkerConnections implements AutoCloseable {
             clientAllocator.close();
             throw e;
         }
-    }
-
-    /** Bytes still allocated by the Flight clients (0 once every stream is closed). */
-    public long allocatedBytes() {
-        return allocator.getAllocatedMemory();
     }
 
     @Override

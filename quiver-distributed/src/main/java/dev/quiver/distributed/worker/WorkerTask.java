@@ -133,7 +133,6 @@ final class WorkerTask implements AutoCloseable {
      */
     BatchStream open(DataTicket ticket) {
         int slot;
-        boolean nowRunning = false;
         synchronized (lock) {
             if (ended || closed) {
                 throw new QuiverException(ErrorCode.QUERY_CANCELLED, "task " + id() + " has ended (" + state + "); its output can no longer be read");
@@ -154,9 +153,6 @@ final class WorkerTask implements AutoCloseable {
             activeSenders++;
             if (state == TaskState.SENT) {
                 state = TaskState.RUNNING;
-                nowRunning = true;
-            }
-            if (nowRunning) {
                 observer.stateChanged(TaskState.RUNNING, Optional.empty());
             }
         }
@@ -217,10 +213,7 @@ final class WorkerTask implements AutoCloseable {
         synchronized (lock) {
             activeSenders--;
             if (failure != null && !ended && state == TaskState.RUNNING && !isCancellation(failure)) {
-                error = TaskError.of(failure);
-                state = TaskState.FAILED;
-                context.fail(failure);
-                observer.stateChanged(TaskState.FAILED, Optional.of(error));
+                fail(failure);
             }
             lock.notifyAll();
         }
@@ -240,10 +233,7 @@ final class WorkerTask implements AutoCloseable {
             if (!ended && state == TaskState.RUNNING) {
                 // an input stopped because the query is ending is no failure: the end of the query settles the state
                 if (failure != null && !isCancellation(failure)) {
-                    error = TaskError.of(failure);
-                    state = TaskState.FAILED;
-                    context.fail(failure);
-                    observer.stateChanged(TaskState.FAILED, Optional.of(error));
+                    fail(failure);
                 } else if (served.cardinality() == slots) {
                     state = TaskState.FINISHED;
                     observer.stateChanged(TaskState.FINISHED, Optional.empty());
@@ -251,6 +241,14 @@ final class WorkerTask implements AutoCloseable {
             }
             lock.notifyAll();
         }
+    }
+
+    /** RUNNING → FAILED with {@code failure}; stops the task's other partitions. Holds {@link #lock}. */
+    private void fail(Throwable failure) {
+        error = TaskError.of(failure);
+        state = TaskState.FAILED;
+        context.fail(failure);
+        observer.stateChanged(TaskState.FAILED, Optional.of(error));
     }
 
     private static boolean isCancellation(Throwable failure) {

@@ -10,7 +10,8 @@
  * <ul>
  *   <li>A task exists on a worker from its acknowledgement until its control stream ends; then its
  *       allocator, pool reservations and threads are gone. Every task ends FINISHED, FAILED,
- *       CANCELLED or SKIPPED; only a task that got a data request is ever RUNNING (the others end SKIPPED).</li>
+ *       CANCELLED or SKIPPED; only a task that got a data request, or that samples its output for AQE,
+ *       is ever RUNNING (the others end SKIPPED).</li>
  *   <li>A task's producer head is bound once; every data request is checked against it and against
  *       the partitions its consumer task may read. Nothing is silently re-partitioned.</li>
  *   <li>Nothing runs on gRPC threads: control streams, data streams and task partitions run on the

@@ -100,7 +100,7 @@ class EstimationAccuracyTest {
         assertThat(measured.distinctQError()).isLessThan(1.25);
         assertThat(estimate.fractionSampled()).isLessThan(0.5);
 
-        StageCost cost = new CostModel().cost(stage.taskPlans());
+        StageCost cost = new CostModel().cost(stage.plan());
         TaskCountHint.Desired hint = AdaptiveTaskCount.desired(cost.costBytes(), 16 << 20, 2, 4);
         StageDecision decision = new StageDecision(0, cost, hint, hint, Optional.empty()).withSample(estimate);
         assertThat(decision.explainLines(Optional.of(actual))).containsExactly(

@@ -40,8 +40,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §5 steps 1–6 with the stage events at step 3 and after sampling, walked the way the
- * adaptive coordinator loop will: real TPC-H data is sampled under the producer, the sampled
+ * DESIGN §5 steps 1–6 with the stage events at step 3 and after sampling, walked by hand through
+ * the pieces the adaptive coordinator loop uses: real TPC-H data is sampled under the producer, the sampled
  * statistics give AQE one consumer task, and the handler's exact count, set from the key sketch,
  * wins.
  */
@@ -128,8 +128,7 @@ class AdaptiveSequenceTest {
     }
 
     private static StageFragment withInputStatistics(StageFragment fragment, Statistics statistics) {
-        return new StageFragment(fragment.stageId(), replace(fragment.plan(), statistics), fragment.nodeHints(), fragment.outputKind(),
-                fragment.outputKeys(), fragment.shufflePartitionsPerConsumerTask(), fragment.consumerStageId(), fragment.inputStageIds());
+        return fragment.withPlan(replace(fragment.plan(), statistics));
     }
 
     private static ExecutionPlan replace(ExecutionPlan plan, Statistics statistics) {

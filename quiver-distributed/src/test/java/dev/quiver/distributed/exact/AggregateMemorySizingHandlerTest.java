@@ -14,6 +14,7 @@ import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.PlanningMode;
 import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.event.StageSampledEventResponse;
+import dev.quiver.distributed.plan.BoundaryKind;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.StageFragment;
@@ -21,12 +22,18 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.PlanExecutor;
+import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.operator.join.HashJoinExec;
+import dev.quiver.engine.operator.join.JoinType;
+import dev.quiver.engine.operator.join.PartitionMode;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.stats.Statistics;
@@ -228,6 +235,18 @@ class AggregateMemorySizingHandlerTest {
                     .isEqualTo(Optional.empty());
             StageBoundary boundary = boundary(fragments, 0, planner, 1L << 30, PlanningMode.STATIC);
             assertThat(AggregateMemorySizingHandler.finalAggregate(boundary)).isPresent();
+
+            ExecutionPlan orders = catalog.table("orders").orElseThrow().scan(ScanRequest.all(PARTITIONS));
+            List<PhysicalExpr> orderKeys = List.of(col(orders, "o_orderkey"));
+            List<PhysicalExpr> lineitemKeys = List.of(col(scan, "l_orderkey"));
+            ExecutionPlan join = new HashJoinExec(new RepartitionExec(orders, new Partitioning.Hash(orderKeys, PARTITIONS)),
+                    new RepartitionExec(scan, new Partitioning.Hash(lineitemKeys, PARTITIONS)), orderKeys, lineitemKeys, JoinType.INNER, Optional.empty(),
+                    PartitionMode.PARTITIONED);
+            List<StageFragment> joined = planner.cut(join);
+            StageBoundary intoJoin = boundary(joined, 0, planner, 1L << 30, PlanningMode.STATIC);
+            assertThat(intoJoin.kind()).isEqualTo(BoundaryKind.SHUFFLE);
+            assertThat(AggregateMemorySizingHandler.finalAggregate(intoJoin)).isEmpty();
+            assertThat(new AggregateMemorySizingHandler().onStageBuilt(builtEvent(joined, intoJoin))).isEqualTo(DynamicStageBuiltEventResponse.unchanged());
         }
     }
 }

@@ -2,12 +2,12 @@ package dev.quiver.distributed.exact;
 
 import static dev.quiver.distributed.exact.ExactFixtures.col;
 import static dev.quiver.distributed.exact.ExactFixtures.groupBy;
+import static dev.quiver.distributed.exact.ExactFixtures.onBuilt;
 import static dev.quiver.distributed.exact.ExactFixtures.planner;
 import static dev.quiver.distributed.exact.ExactFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.exchange.ProducerHead;
@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Static planning with stage-built events: the whole plan, consistent, with every handler's requirement applied. */
@@ -45,20 +44,6 @@ class EventDrivenPlanningTest {
     private static final long GIB = 1L << 30;
     private final DistributedPlanner planner = planner(4, 4);
     private final ExecutionPlan query = groupBy(table(10_000, 4), List.of("k"), List.of(), 4);
-
-    private static StageEventHandler handler(String name, Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> answer) {
-        return new StageEventHandler() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
-                return answer.apply(event);
-            }
-        };
-    }
 
     private DistributedPlan plan(DistributedPlanner planner, ExecutionPlan query, StageEventHandler... handlers) {
         return EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(handlers)), "q1",
@@ -82,8 +67,8 @@ class EventDrivenPlanningTest {
 
     @Test
     void anExactConsumerCountBeatsTheStaticAdvisoryOne() {
-        DistributedPlan plan = plan(planner, query, handler("wants-more", event -> DynamicStageBuiltEventResponse.unchanged().withDesiredConsumerTasks(3)),
-                handler("needs-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)));
+        DistributedPlan plan = plan(planner, query, onBuilt("wants-more", event -> DynamicStageBuiltEventResponse.unchanged().withDesiredConsumerTasks(3)),
+                onBuilt("needs-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)));
         Stage consumer = plan.stage(1);
         assertThat(plan.stage(0).taskCount()).isEqualTo(4);
         assertThat(consumer.taskCount()).isEqualTo(2);
@@ -94,7 +79,7 @@ class EventDrivenPlanningTest {
 
     @Test
     void aPcOverrideGivesProducerHashPartitionsOfPcTimesN() {
-        DistributedPlan plan = plan(planner, query, handler("layout", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
+        DistributedPlan plan = plan(planner, query, onBuilt("layout", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2)));
         Stage consumer = plan.stage(1);
         assertThat(consumer.taskCount()).isEqualTo(3);
         assertThat(consumer.partitionsPerTask()).isEqualTo(2);
@@ -108,7 +93,7 @@ class EventDrivenPlanningTest {
 
     @Test
     void aRewrittenProducerIsSizedAgainAndRuns() {
-        DistributedPlan plan = plan(planner, query, handler("wrapper", event -> {
+        DistributedPlan plan = plan(planner, query, onBuilt("wrapper", event -> {
             ExecutionPlan producer = event.producerPlan();
             List<PhysicalExpr> exprs = producer.schema().getFields().stream().map(field -> (PhysicalExpr) col(producer, field.getName())).toList();
             List<String> names = producer.schema().getFields().stream().map(field -> field.getName()).toList();
@@ -127,21 +112,21 @@ class EventDrivenPlanningTest {
         ExecutionPlan join = new HashJoinExec(new RepartitionExec(build, new Partitioning.Hash(buildKeys, 4)),
                 new RepartitionExec(probe, new Partitioning.Hash(probeKeys, 4)), buildKeys, probeKeys, JoinType.INNER, Optional.empty(),
                 PartitionMode.PARTITIONED);
-        StageEventHandler perInput = handler("per-input",
+        StageEventHandler perInput = onBuilt("per-input",
                 event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(event.boundary().producerStageId() == 0 ? 2 : 3));
         assertThatThrownBy(() -> plan(planner, join, perInput))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("handler per-input (stage 0 → stage 2)").hasMessageContaining("handler per-input (stage 1 → stage 2)");
         // agreeing exacts on both inputs size the join to that count
-        DistributedPlan agreed = plan(planner, join, handler("both", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
+        DistributedPlan agreed = plan(planner, join, onBuilt("both", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
         assertThat(agreed.stage(2).taskCount()).isEqualTo(3);
         // the same P_c override on both inputs (not the planned 4): the join runs 3 tasks of 3 partitions, both producers write Hash(k, 9)
-        DistributedPlan samePc = plan(planner, join, handler("both-pc", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3)));
+        DistributedPlan samePc = plan(planner, join, onBuilt("both-pc", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3)));
         assertThat(samePc.stage(2).taskCount()).isEqualTo(3);
         assertThat(samePc.stage(2).partitionsPerTask()).isEqualTo(3);
         assertThat(List.of(samePc.stage(0), samePc.stage(1))).allSatisfy(producer -> assertThat(producer.output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(3));
         // a P_c override on one input only: the other keeps the planned 4, which a partitioned join cannot match
-        assertThatThrownBy(() -> plan(planner, join, handler("one-pc", event -> event.boundary().producerStageId() == 0
+        assertThatThrownBy(() -> plan(planner, join, onBuilt("one-pc", event -> event.boundary().producerStageId() == 0
                 ? DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 3) : DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("with P_c=3").hasMessageContaining("P_c=4 (planned for stage 1 → stage 2)");
@@ -149,10 +134,10 @@ class EventDrivenPlanningTest {
 
     @Test
     void anExactAboveTheLimitFailsBeforeAnyPlanExistsAndAtTheLimitPlans() {
-        assertThatThrownBy(() -> plan(planner, query, handler("five", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(5))))
+        assertThatThrownBy(() -> plan(planner, query, onBuilt("five", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(5))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("limit of 4");
-        assertThat(plan(planner, query, handler("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(4))).stage(1).taskCount())
+        assertThat(plan(planner, query, onBuilt("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(4))).stage(1).taskCount())
                 .isEqualTo(4);
     }
 

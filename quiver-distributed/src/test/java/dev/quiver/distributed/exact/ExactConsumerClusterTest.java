@@ -1,6 +1,7 @@
 package dev.quiver.distributed.exact;
 
 import static dev.quiver.distributed.exact.ExactFixtures.groupBy;
+import static dev.quiver.distributed.exact.ExactFixtures.onBuilt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.codec.PlanCodec;
@@ -10,7 +11,6 @@ import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.coordinator.QuiverVersion;
-import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.plan.DistributedPlan;
@@ -67,17 +67,7 @@ class ExactConsumerClusterTest {
                     QuiverTypes.INT64)), PARTITIONS);
             List<List<Object>> expected = sorted(PlanExecutor.collectRows(query, testing.reset()));
 
-            StageEventHandler threeByTwo = new StageEventHandler() {
-                @Override
-                public String name() {
-                    return "three-by-two";
-                }
-
-                @Override
-                public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
-                    return DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2);
-                }
-            };
+            StageEventHandler threeByTwo = onBuilt("three-by-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
             DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
                     Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
@@ -133,17 +123,7 @@ class ExactConsumerClusterTest {
             ExecutionPlan grouped = groupBy(scan, List.of("o_custkey"), List.of(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "cnt",
                     QuiverTypes.INT64)), PARTITIONS);
             ExecutionPlan query = new GlobalLimitExec(new CoalescePartitionsExec(grouped), 0, OptionalLong.of(5));
-            StageEventHandler four = new StageEventHandler() {
-                @Override
-                public String name() {
-                    return "four";
-                }
-
-                @Override
-                public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
-                    return DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS);
-                }
-            };
+            StageEventHandler four = onBuilt("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
             DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(four)), "exact-limit",
                     Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();

@@ -1,7 +1,10 @@
 package dev.quiver.distributed.exact;
 
+import dev.quiver.distributed.event.DynamicStageBuiltEvent;
+import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.PlanningMode;
 import dev.quiver.distributed.event.StageBoundary;
+import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.PlanBuilders;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Plans cut the way the distributed planner cuts them, and the boundaries the coordinator would fire events for. */
@@ -47,6 +51,21 @@ final class ExactFixtures {
         List<PhysicalExpr> finalKeys = keys.stream().map(key -> (PhysicalExpr) col(partial, key)).toList();
         return new HashAggregateExec(AggregateMode.FINAL, finalKeys, keys, aggregates,
                 new RepartitionExec(partial, new Partitioning.Hash(finalKeys, partitions)));
+    }
+
+    /** A handler named {@code name} answering the stage-built event with {@code answer} (and leaving the sampled event alone). */
+    static StageEventHandler onBuilt(String name, Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> answer) {
+        return new StageEventHandler() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+                return answer.apply(event);
+            }
+        };
     }
 
     static DistributedPlanner planner(int workers, int partitions) {

@@ -39,7 +39,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The producer head and the consumer's inputs of an exact consumer count, derived together, as the coordinator loop will use them. */
+/** The producer's output, the consumer's inputs and the producer head of an exact consumer count, derived from one layout. */
 class ShuffleLayoutTest {
     private static final long GIB = 1L << 30;
     private static final List<WorkerAddress> WORKERS = IntStream.range(0, 4).mapToObj(i -> new WorkerAddress("127.0.0.1", 9000 + i)).toList();
@@ -47,7 +47,7 @@ class ShuffleLayoutTest {
     private final ExecutionPlan query = groupBy(table(10_000, 4), List.of("k"), List.of(), 4);
     private final List<StageFragment> fragments = planner.cut(query);
 
-    /** Sizes the query the way the coordinator loop does with {@code requirements} on the shuffle: producer, event, layout, consumer, head. */
+    /** Sizes the query with {@code requirements} on the shuffle: producer, layout, consumer (reading the layout's {@code P_c}), head. */
     private DistributedPlan sized(BoundaryRequirements requirements, int consumerTasks) {
         Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
         ShuffleLayout layout = ShuffleLayout.of(producer, consumerTasks, requirements);
@@ -75,7 +75,6 @@ class ShuffleLayoutTest {
 
         assertThat(consumer.taskCount()).isEqualTo(3);
         assertThat(consumer.partitionsPerTask()).isEqualTo(2);
-        assertThat(layout.producerHashPartitions()).isEqualTo(6);
         ProducerHead.Shuffle head = layout.producerHead();
         assertThat(head).isEqualTo(new ProducerHead.Shuffle(fragments.get(0).outputKeys(), 2, 3));
         assertThat(head.outputPartitions(producer.partitionsPerTask())).isEqualTo(6);

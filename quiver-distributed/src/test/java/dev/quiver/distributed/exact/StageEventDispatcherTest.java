@@ -3,6 +3,7 @@ package dev.quiver.distributed.exact;
 import static dev.quiver.distributed.exact.ExactFixtures.boundary;
 import static dev.quiver.distributed.exact.ExactFixtures.col;
 import static dev.quiver.distributed.exact.ExactFixtures.groupBy;
+import static dev.quiver.distributed.exact.ExactFixtures.onBuilt;
 import static dev.quiver.distributed.exact.ExactFixtures.planner;
 import static dev.quiver.distributed.exact.ExactFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,21 +49,6 @@ class StageEventDispatcherTest {
     private final DistributedPlanner planner = planner(4, 4);
     private final List<StageFragment> fragments = planner.cut(groupBy(table(10_000, 4), List.of("k"), List.of(), 4));
 
-    /** A handler answering the stage-built event with {@code answer}. */
-    private static StageEventHandler built(String name, Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> answer) {
-        return new StageEventHandler() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
-                return answer.apply(event);
-            }
-        };
-    }
-
     private static StageEventHandler sampled(String name, int built, StageSampledEventResponse answer) {
         return new StageEventHandler() {
             @Override
@@ -107,7 +93,7 @@ class StageEventDispatcherTest {
         List<String> calls = new CopyOnWriteArrayList<>();
         List<ExecutionPlan> seen = new CopyOnWriteArrayList<>();
         List<ExecutionPlan> returned = new CopyOnWriteArrayList<>();
-        Function<String, StageEventHandler> rewriter = name -> built(name, event -> {
+        Function<String, StageEventHandler> rewriter = name -> onBuilt(name, event -> {
             calls.add(name);
             seen.add(event.producerPlan());
             ExecutionPlan next = identity(event.producerPlan());
@@ -135,8 +121,8 @@ class StageEventDispatcherTest {
     @Test
     void exactBeatsAqeAndOtherHandlersAdvisoryCounts() {
         StageEventDispatcher dispatcher = new StageEventDispatcher(List.of(
-                built("wants-four", event -> DynamicStageBuiltEventResponse.unchanged().withDesiredConsumerTasks(4)),
-                built("needs-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2))));
+                onBuilt("wants-four", event -> DynamicStageBuiltEventResponse.unchanged().withDesiredConsumerTasks(4)),
+                onBuilt("needs-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2))));
         for (PlanningMode mode : PlanningMode.values()) {
             StageBoundary boundary = shuffle(mode);
             BoundaryRequirements requirements = dispatcher.onStageBuilt(event(boundary)).requirements();
@@ -165,16 +151,16 @@ class StageEventDispatcherTest {
     @Test
     void twoHandlersWithDifferentExactsFailNamingBoth() {
         StageEventDispatcher dispatcher = new StageEventDispatcher(List.of(
-                built("alpha", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)),
-                built("beta", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
+                onBuilt("alpha", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)),
+                onBuilt("beta", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
         assertThatThrownBy(() -> dispatcher.onStageBuilt(event(shuffle(PlanningMode.ADAPTIVE))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("handler alpha").hasMessageContaining("handler beta").hasMessageContaining("2").hasMessageContaining("3");
 
         // the same exact from two handlers agrees
         StageEventDispatcher agreeing = new StageEventDispatcher(List.of(
-                built("alpha", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)),
-                built("beta", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
+                onBuilt("alpha", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)),
+                onBuilt("beta", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
         assertThat(agreeing.onStageBuilt(event(shuffle(PlanningMode.ADAPTIVE))).requirements().exact().orElseThrow().taskCount()).isEqualTo(3);
     }
 
@@ -204,7 +190,7 @@ class StageEventDispatcherTest {
             assertThat(hint.origin()).contains(oneTaskOrigin);
         });
         StageEventDispatcher dispatcher = new StageEventDispatcher(List.of(
-                built("needs-three", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
+                onBuilt("needs-three", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3))));
         DynamicStageBuiltEvent event = StageBoundaries.builtEvent(boundary, producer.plan(), 4, new CostModel());
 
         assertThatThrownBy(() -> dispatcher.onStageBuilt(event))
@@ -215,14 +201,14 @@ class StageEventDispatcherTest {
     @Test
     void exactAboveTheLimitFailsWhenReturnedAndExactlyAtTheLimitIsSized() {
         StageEventDispatcher above = new StageEventDispatcher(List.of(
-                built("greedy", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(5))));
+                onBuilt("greedy", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(5))));
         assertThatThrownBy(() -> above.onStageBuilt(event(shuffle(PlanningMode.ADAPTIVE))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("handler greedy").hasMessageContaining("exactly 5").hasMessageContaining("limit of 4")
                 .hasMessageContaining("distributed.max_tasks_per_stage=0 (the 4 workers)");
 
         StageEventDispatcher atLimit = new StageEventDispatcher(List.of(
-                built("fits", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(4))));
+                onBuilt("fits", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(4))));
         BoundaryRequirements requirements = atLimit.onStageBuilt(event(shuffle(PlanningMode.ADAPTIVE))).requirements();
         Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
         Stage consumer = planner.size(fragments.get(1), List.of(producer), requirements.hints(), DistributedPlanner.SizingMode.ADAPTIVE);
@@ -239,12 +225,12 @@ class StageEventDispatcherTest {
     void aRewriteThatTouchesTheProducerHeadOrItsSchemaIsRefused() {
         List<PhysicalExpr> keys = fragments.get(0).outputKeys();
         StageEventDispatcher head = new StageEventDispatcher(List.of(
-                built("own-head", event -> DynamicStageBuiltEventResponse.rewritten(new RepartitionExec(event.producerPlan(), new Partitioning.Hash(keys, 8))))));
+                onBuilt("own-head", event -> DynamicStageBuiltEventResponse.rewritten(new RepartitionExec(event.producerPlan(), new Partitioning.Hash(keys, 8))))));
         assertThatThrownBy(() -> head.onStageBuilt(event(shuffle(PlanningMode.STATIC))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PLAN_ERROR))
                 .hasMessageContaining("handler own-head").hasMessageContaining("producer head");
 
-        StageEventDispatcher renamed = new StageEventDispatcher(List.of(built("renamer", event -> DynamicStageBuiltEventResponse.rewritten(
+        StageEventDispatcher renamed = new StageEventDispatcher(List.of(onBuilt("renamer", event -> DynamicStageBuiltEventResponse.rewritten(
                 new ProjectionExec(List.of(col(event.producerPlan(), "k")), List.of("key"), event.producerPlan())))));
         assertThatThrownBy(() -> renamed.onStageBuilt(event(shuffle(PlanningMode.STATIC))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.PLAN_ERROR))
@@ -253,13 +239,13 @@ class StageEventDispatcherTest {
 
     @Test
     void anErrorResponseOrAThrowingHandlerFailsTheQueryNamingTheHandler() {
-        StageEventDispatcher refusing = new StageEventDispatcher(List.of(built("refuser", event -> DynamicStageBuiltEventResponse.error(
+        StageEventDispatcher refusing = new StageEventDispatcher(List.of(onBuilt("refuser", event -> DynamicStageBuiltEventResponse.error(
                 new QuiverException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "too many groups")))));
         assertThatThrownBy(() -> refusing.onStageBuilt(event(shuffle(PlanningMode.STATIC))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
                 .hasMessageContaining("handler refuser").hasMessageContaining("too many groups").hasMessageContaining("stage 0 → stage 1");
 
-        StageEventDispatcher throwing = new StageEventDispatcher(List.of(built("buggy", event -> {
+        StageEventDispatcher throwing = new StageEventDispatcher(List.of(onBuilt("buggy", event -> {
             throw new IllegalStateException("boom");
         })));
         assertThatThrownBy(() -> throwing.onStageBuilt(event(shuffle(PlanningMode.STATIC))))
@@ -281,7 +267,7 @@ class StageEventDispatcherTest {
         assertThat(after.hints()).hasSize(1);
 
         StageEventDispatcher two = new StageEventDispatcher(List.of(sampled("early", 2, StageSampledEventResponse.unchanged()),
-                built("late", event -> DynamicStageBuiltEventResponse.unchanged()),
+                onBuilt("late", event -> DynamicStageBuiltEventResponse.unchanged()),
                 new StageEventHandler() {
                     @Override
                     public String name() {

@@ -21,7 +21,6 @@ import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.NoOpFlightProducer;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -51,13 +50,10 @@ class HeartbeatTest {
         public void doExchange(CallContext context, FlightStream reader, ServerStreamListener writer) {
             TaskRequest request = WIRE.decodeRequest(reader.getDescriptor().getCommand(), TestCluster.VERSION);
             byte[] ack = WIRE.encode(new ControlMessage.Ack(request.taskId()));
-            ArrowBuf buf = allocator.buffer(ack.length);
-            buf.setBytes(0, ack);
-            buf.writerIndex(ack.length);
             // never read again (Flight frees what arrives when the call ends); wait until the coordinator gives up
             CountDownLatch cancelled = new CountDownLatch(1);
             writer.setOnCancelHandler(cancelled::countDown);
-            writer.putMetadata(buf);
+            writer.putMetadata(WireFormat.metadata(allocator, ack));
             try {
                 cancelled.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {

@@ -13,9 +13,13 @@ import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.testing.TestingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,8 +80,13 @@ final class TestCluster implements AutoCloseable {
 
     /** Every row of the given remote partitions, read as one consumer partition. */
     List<List<Object>> read(TaskContext context, List<RemotePartition> sources, org.apache.arrow.vector.types.pojo.Schema schema) {
+        return rows(connections.exchangeClient().open(sources, schema, context));
+    }
+
+    /** Every row of {@code stream}, which this closes. */
+    static List<List<Object>> rows(BatchStream stream) {
         List<List<Object>> rows = new ArrayList<>();
-        try (BatchStream stream = connections.exchangeClient().open(sources, schema, context)) {
+        try (stream) {
             VectorSchemaRoot batch;
             while ((batch = stream.next()) != null) {
                 try (VectorSchemaRoot owned = batch) {
@@ -86,6 +95,32 @@ final class TestCluster implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /**
+     * What a shuffle's consumer partitions hold, computed in one process: every producer's rows
+     * hash-repartitioned on {@code keys} into {@code partitions}.
+     */
+    static List<List<List<Object>>> singleNodeShuffle(List<ExecutionPlan> producers, List<PhysicalExpr> keys, int partitions) {
+        List<List<List<Object>>> out = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            out.add(new ArrayList<>());
+        }
+        try (TestingContext testing = new TestingContext()) {
+            for (ExecutionPlan producer : producers) {
+                RepartitionExec repartition = new RepartitionExec(producer, new Partitioning.Hash(keys, partitions));
+                List<BatchStream> streams = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    streams.add(repartition.execute(p, testing.context()));
+                }
+                // drain the outputs in turn; the repartition lets producers run ahead of an empty output
+                for (int p = 0; p < partitions; p++) {
+                    out.get(p).addAll(rows(streams.get(p)));
+                }
+                testing.reset();
+            }
+        }
+        return out;
     }
 
     RemotePartition source(int worker, TaskId task, int partition, ProducerHead head, int consumer) {

@@ -19,13 +19,9 @@ import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.stats.Statistics;
-import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
-import dev.quiver.engine.execution.Partitioning;
-import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
-import dev.quiver.engine.testing.TestingContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -110,17 +106,7 @@ class WorkerPipelineTest {
                 .scan(new ScanRequest(Optional.of(List.of(0, 5, 8, 10, 15)), List.of(), 2));
         List<PhysicalExpr> keys = List.of(new ColumnExpr(0, "l_orderkey", scan.schema().getFields().get(0).getType(), false));
         ProducerHead.Shuffle head = new ProducerHead.Shuffle(keys, 2, 2);
-        List<List<List<Object>>> expected = new ArrayList<>();
-        try (TestingContext testing = new TestingContext()) {
-            RepartitionExec repartition = new RepartitionExec(scan, new Partitioning.Hash(keys, 4));
-            List<BatchStream> outputs = new ArrayList<>();
-            for (int p = 0; p < 4; p++) {
-                outputs.add(repartition.execute(p, testing.context()));
-            }
-            for (BatchStream output : outputs) {
-                expected.add(drain(output));
-            }
-        }
+        List<List<List<Object>>> expected = TestCluster.singleNodeShuffle(List.of(scan), keys, 4);
         try (TestCluster cluster = new TestCluster(1)) {
             TaskId task = new TaskId("t1", 1, 0);
             RecordingListener listener = new RecordingListener();
@@ -138,19 +124,6 @@ class WorkerPipelineTest {
             assertThat(listener.awaitReport().state()).isEqualTo(TaskState.FINISHED);
             control.close();
         }
-    }
-
-    private static List<List<Object>> drain(BatchStream stream) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (stream) {
-            VectorSchemaRoot batch;
-            while ((batch = stream.next()) != null) {
-                try (VectorSchemaRoot owned = batch) {
-                    rows.addAll(Batches.toRows(owned));
-                }
-            }
-        }
-        return rows;
     }
 
     /** The rows as a multiset. */

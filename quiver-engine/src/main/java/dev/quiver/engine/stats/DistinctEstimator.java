@@ -46,7 +46,7 @@ public final class DistinctEstimator {
     }
 
     /** A sample repeats its values enough to have seen most of the domain when it has at most this many distinct values per row. */
-    static final double REPEATING = 0.1;
+    public static final double REPEATING = 0.1;
 
     /**
      * Distinct values of a table from a sample of its rows (such as the first rows of a file):

@@ -3,7 +3,6 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.aqe.StageDecision;
-import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.task.OperatorMetricsSnapshot;
@@ -36,14 +35,12 @@ class AdaptiveExecutionTest {
     private final List<QueryEvent> heard = new CopyOnWriteArrayList<>();
     private TpchCatalog catalog;
     private QuerySession session;
-    private LocalCluster cluster;
 
     @BeforeAll
     void start() {
         catalog = TpchCatalog.cached(0.01, 256L << 20);
         session = QuerySession.builder().catalog(catalog).targetPartitions(2).batchSize(BATCH_SIZE).localWorkers(4).withDynamicTaskCount(true)
                 .withSampleBytesPerPartition(SAMPLE_BYTES).queryEventListener(heard::add).build();
-        cluster = session.localCluster().orElseThrow();
     }
 
     @AfterAll
@@ -54,9 +51,7 @@ class AdaptiveExecutionTest {
     }
 
     private void assertNothingLeftOnWorkers() {
-        assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the workers").isZero();
-        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
-        assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
+        DistributedRun.assertNothingLeftOnWorkers(session, Duration.ofSeconds(5));
     }
 
     private void set(String name, Object value) {

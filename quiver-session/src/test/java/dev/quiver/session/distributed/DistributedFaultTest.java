@@ -69,11 +69,8 @@ class DistributedFaultTest {
             LocalCluster cluster = session.localCluster().orElseThrow();
             QueryHandle handle = session.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (System.nanoTime() < deadline && handle.events().stream()
-                        .noneMatch(e -> e instanceof QueryEvent.TaskStateChanged changed && changed.state() == TaskState.RUNNING)) {
-                    Thread.onSpinWait();
-                }
+                Eventually.awaitUntil(handle::events, events -> events.stream()
+                        .anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
                 handle.cancel();
             }, executor.asExecutorService());
             try (handle) {

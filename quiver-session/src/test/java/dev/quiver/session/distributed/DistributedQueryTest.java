@@ -58,9 +58,7 @@ class DistributedQueryTest {
     }
 
     private void assertNothingLeftOnWorkers() {
-        assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the workers").isZero();
-        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(5))).as("memory reserved on the workers").isZero();
-        assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
+        DistributedRun.assertNothingLeftOnWorkers(session, Duration.ofSeconds(5));
     }
 
     /**

@@ -3,11 +3,13 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.task.TaskState;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +54,17 @@ record DistributedRun(QueryResult result, FinalPlan finalPlan) {
             assertThat(plan.reportsOf(stage.stageId())).as("reports of stage %d", stage.stageId()).hasSize(stage.taskCount())
                     .allSatisfy(report -> assertThat(report.state().isTerminal()).isTrue());
         }
+    }
+
+    /**
+     * Once a session's queries ended: its local workers drop every task's state and release its memory
+     * (awaited for at most {@code within}), and no task's final report had to be given up on.
+     */
+    static void assertNothingLeftOnWorkers(QuerySession session, Duration within) {
+        LocalCluster cluster = session.localCluster().orElseThrow();
+        assertThat(Eventually.await(cluster::activeTasks, 0, within)).as("task state left on the workers").isZero();
+        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, within)).as("memory reserved on the workers").isZero();
+        assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
     }
 
     /** A successful query: no failure, every task FINISHED or SKIPPED (or CANCELLED, when a LIMIT closed it early). */

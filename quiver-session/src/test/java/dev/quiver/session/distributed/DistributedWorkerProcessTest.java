@@ -84,11 +84,7 @@ class DistributedWorkerProcessTest {
             QueryHandle handle = killing.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             long[] killedAt = new long[1];
             CompletableFuture<Void> killed = CompletableFuture.runAsync(() -> {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (System.nanoTime() < deadline && handle.events().stream().noneMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
-                        && changed.worker().equals(victim.address()) && changed.state() == TaskState.RUNNING)) {
-                    sleep(10);
-                }
+                awaitRunningOn(handle, victim);
                 try {
                     victim.kill();
                 } catch (InterruptedException e) {
@@ -125,11 +121,7 @@ class DistributedWorkerProcessTest {
             QueryHandle handle = hanging.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             long[] frozenAt = new long[1];
             CompletableFuture<Void> frozen = CompletableFuture.runAsync(() -> {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (System.nanoTime() < deadline && handle.events().stream().noneMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
-                        && changed.worker().equals(victim.address()) && changed.state() == TaskState.RUNNING)) {
-                    sleep(10);
-                }
+                awaitRunningOn(handle, victim);
                 try {
                     victim.freeze();
                 } catch (Exception e) {
@@ -148,11 +140,9 @@ class DistributedWorkerProcessTest {
         }
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** Waits (at most 60 s) until a task of the query runs on {@code worker}. */
+    private static void awaitRunningOn(QueryHandle handle, WorkerProcess worker) {
+        Eventually.awaitUntil(handle::events, events -> events.stream().anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
+                && changed.worker().equals(worker.address()) && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
     }
 }

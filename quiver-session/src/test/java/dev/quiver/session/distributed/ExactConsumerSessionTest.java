@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
-import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
@@ -28,7 +27,6 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +60,6 @@ class ExactConsumerSessionTest {
     private TpchCatalog catalog;
     private QuerySession session;
     private QuerySession singleNode;
-    private LocalCluster cluster;
 
     @BeforeAll
     void start() {
@@ -70,7 +67,6 @@ class ExactConsumerSessionTest {
         session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(WORKERS).stageEventHandler(first).stageEventHandler(second)
                 .queryEventListener(heard::add).build();
         singleNode = QuerySession.builder().catalog(catalog).targetPartitions(2).build();
-        cluster = session.localCluster().orElseThrow();
         session.registerTable(OpaqueTable.of("opaque_keys", 10));
     }
 
@@ -105,7 +101,7 @@ class ExactConsumerSessionTest {
         assertThat(consumer.taskCountHint().origin()).startsWith("handler first (stage ");
         assertThat(exact.finalPlan().reportsOf(consumer.stageId())).hasSize(3).allSatisfy(r -> assertThat(r.state()).isEqualTo(TaskState.FINISHED));
         DistributedRun.assertSucceeded(exact.finalPlan());
-        assertThat(sorted(exact.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertThat(exact.result().rows()).containsExactlyInAnyOrderElementsOf(singleNode.executeScript(GROUP_BY).rows());
         assertNothingLeftOnWorkers();
     }
 
@@ -142,7 +138,7 @@ class ExactConsumerSessionTest {
         }
         // every producer row reached exactly one consumer task
         assertThat(received).isEqualTo(produced).isPositive();
-        assertThat(sorted(run.result().rows())).isEqualTo(sorted(expected));
+        assertThat(run.result().rows()).containsExactlyInAnyOrderElementsOf(expected);
         String analyzed = (String) session.executeScript("EXPLAIN ANALYZE " + BY_PART).rows().get(0).get(0);
         assertThat(analyzed).contains("Exact(3) from handler first").contains("with P_c=3").contains("], 9) → consumer task t reads [3t, 3t+3)");
     }
@@ -164,7 +160,7 @@ class ExactConsumerSessionTest {
         assertThat(consumer.taskCount()).isEqualTo(4);
         assertThat(consumer.partitionsPerTask()).isEqualTo(3);
         assertThat(run.finalPlan().plan().stage(consumer.inputStageIds().get(0)).output().orElseThrow().partitionsPerConsumerTask()).isEqualTo(3);
-        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(BY_PART).rows()));
+        assertThat(run.result().rows()).containsExactlyInAnyOrderElementsOf(singleNode.executeScript(BY_PART).rows());
     }
 
     @Test
@@ -181,7 +177,7 @@ class ExactConsumerSessionTest {
         Stage consumer = aggregateStage(run.finalPlan());
         assertThat(consumer.taskCount()).isEqualTo(3);
         assertThat(run.finalPlan().reportsOf(consumer.stageId())).hasSize(3);
-        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertThat(run.result().rows()).containsExactlyInAnyOrderElementsOf(singleNode.executeScript(GROUP_BY).rows());
     }
 
     @ParameterizedTest(name = "adaptive={0}")
@@ -245,7 +241,7 @@ class ExactConsumerSessionTest {
         first.respond(shuffles(event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS)));
         DistributedRun atLimit = DistributedRun.query(session, GROUP_BY);
         assertThat(aggregateStage(atLimit.finalPlan()).taskCount()).isEqualTo(WORKERS);
-        assertThat(sorted(atLimit.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertThat(atLimit.result().rows()).containsExactlyInAnyOrderElementsOf(singleNode.executeScript(GROUP_BY).rows());
     }
 
     @ParameterizedTest(name = "adaptive={0}")
@@ -304,7 +300,7 @@ class ExactConsumerSessionTest {
         long announced = events.stream().filter(QueryEvent.StageCosted.class::isInstance).map(QueryEvent.StageCosted.class::cast)
                 .filter(event -> event.stageId() == producer.stageId()).findFirst().orElseThrow().costBytes();
         assertThat(announced).isGreaterThan(built.get(0).producerCost().costBytes());
-        assertThat(sorted(run.result().rows())).isEqualTo(sorted(singleNode.executeScript(GROUP_BY).rows()));
+        assertThat(run.result().rows()).containsExactlyInAnyOrderElementsOf(singleNode.executeScript(GROUP_BY).rows());
     }
 
     @Test
@@ -363,8 +359,7 @@ class ExactConsumerSessionTest {
     }
 
     private void assertNothingLeftOnWorkers() {
-        assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).as("task state left on the workers").isZero();
-        assertThat(Eventually.await(cluster::poolUsedBytes, 0L, Duration.ofSeconds(10))).as("memory reserved on the workers").isZero();
+        DistributedRun.assertNothingLeftOnWorkers(session, Duration.ofSeconds(10));
     }
 
     /** The stage holding the grouped FINAL aggregate: the consumer of the GROUP BY's shuffle. */
@@ -376,12 +371,6 @@ class ExactConsumerSessionTest {
     private static Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> shuffles(
             Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> response) {
         return event -> event.boundary().kind() == BoundaryKind.SHUFFLE ? response.apply(event) : DynamicStageBuiltEventResponse.unchanged();
-    }
-
-    private static List<List<Object>> sorted(List<List<Object>> rows) {
-        List<List<Object>> copy = new ArrayList<>(rows);
-        copy.sort(Comparator.comparing(Object::toString));
-        return copy;
     }
 
     /** A handler whose response each test sets. */

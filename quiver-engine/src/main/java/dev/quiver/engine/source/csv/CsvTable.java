@@ -47,13 +47,13 @@ public final class CsvTable implements TableSource {
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, double bytesPerRow, Sample sample, boolean splittable) {
+    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, Sample sample, boolean splittable) {
         this.name = name;
         this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
         this.path = path;
         this.schema = schema;
         this.files = List.copyOf(files);
-        this.bytesPerRow = bytesPerRow;
+        this.bytesPerRow = sample.bytesPerRow();
         long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
         long rows = estimateRows(bytes);
         this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), CsvSample.statistics(schema, sample.columns(), files, rows, splittable));
@@ -77,7 +77,6 @@ public final class CsvTable implements TableSource {
         List<Path> paths = DataFiles.list(path, EXTENSIONS, "CSV");
         List<CsvFile> files = new ArrayList<>(paths.size());
         Schema tableSchema = null;
-        double bytesPerRow = 0;
         Sample tableSample = null;
         boolean splittable = true;
         for (Path file : paths) {
@@ -85,7 +84,6 @@ public final class CsvTable implements TableSource {
                 List<String> header = header(reader);
                 if (tableSchema == null) {
                     Sample sample = sample(reader, header.size());
-                    bytesPerRow = sample.bytesPerRow();
                     tableSample = sample;
                     // a quoted line break would make a line start inside a field: such files are read whole
                     splittable = !reader.sawQuotedLineBreak();
@@ -103,7 +101,7 @@ public final class CsvTable implements TableSource {
                 files.add(new CsvFile(file, size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges));
             }
         }
-        return new CsvTable(name, path, tableSchema, files, bytesPerRow, tableSample, splittable);
+        return new CsvTable(name, path, tableSchema, files, tableSample, splittable);
     }
 
     private static List<String> header(CsvRowReader reader) {

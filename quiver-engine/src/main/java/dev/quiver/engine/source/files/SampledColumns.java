@@ -22,9 +22,10 @@ import java.util.Set;
  *   <li>One part cannot tell sorted from shared values: only a repeating sample gives a count
  *       ({@link DistinctEstimator#fromSample}).
  * </ul>
- * Parts start at split starts and are short, so sorted data gives strictly separate ranges; equal
- * bounds (a constant column) count as shared. Values must be comparable within a column (numbers
- * as numbers, not as text) for the ranges to say anything; others are taken as shared.
+ * Parts start at places spread evenly over the table and are short, so sorted data gives strictly
+ * separate ranges; equal bounds (a constant column) count as shared. Values must be comparable
+ * within a column (numbers as numbers, not as text) for the ranges to say anything; others are
+ * taken as shared.
  */
 public final class SampledColumns {
     /** Parts a table is sampled at, at most. */

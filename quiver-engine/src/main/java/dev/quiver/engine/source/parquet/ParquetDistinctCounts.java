@@ -101,11 +101,11 @@ final class ParquetDistinctCounts {
     /** Row groups drawing from one domain: the largest domain any of them implies, at most all their values. */
     private static long cluster(List<Part> parts) {
         double domain = 0;
-        long sum = 0;
+        double sum = 0;
         long largest = 0;
         for (Part part : parts) {
             domain = Math.max(domain, DistinctEstimator.domainSize(part.distinct(), part.rows()));
-            sum = saturatedAdd(sum, part.distinct());
+            sum += part.distinct();
             largest = Math.max(largest, part.distinct());
         }
         return Math.max(largest, (long) Math.min(sum, Math.round(domain)));
@@ -135,10 +135,5 @@ final class ParquetDistinctCounts {
             return Long.MAX_VALUE;
         }
         return difference.longValueExact() + 1;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 }
