@@ -165,13 +165,17 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<String> statements = StatementParser.split(requireNonNull(script, "script is null"));
+        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (String statement : statements) {
-            last = execute(statement).collect();
+        for (StatementParser.Piece statement : statements) {
+            try {
+                last = execute(statement.text()).collect();
+            } catch (QuiverException e) {
+                throw SqlPositions.relocate(e, script, statement.offset());
+            }
         }
         return last;
     }
@@ -187,8 +191,16 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle executeStatement(String sql) {
-        long start = System.nanoTime();
         Statement statement = StatementParser.parse(sql);
+        try {
+            return executeParsed(statement);
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
+        }
+    }
+
+    private QueryHandle executeParsed(Statement statement) {
+        long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
             if (distributed.isEmpty()) {

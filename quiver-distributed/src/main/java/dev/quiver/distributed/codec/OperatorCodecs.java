@@ -42,6 +42,7 @@ final class OperatorCodecs {
         List<PlanNodeCodec<?>> all = new ArrayList<>(relational());
         all.addAll(exchangesAndSorts());
         all.addAll(aggregatesAndJoins());
+        all.addAll(RowSetCodecs.all());
         return all;
     }
 

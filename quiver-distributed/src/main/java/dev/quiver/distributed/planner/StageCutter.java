@@ -20,6 +20,7 @@ import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.NestedLoopJoinExec;
 import dev.quiver.engine.operator.join.PartitionMode;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
+import dev.quiver.engine.operator.recursive.RecursiveUnionExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +97,11 @@ final class StageCutter {
     }
 
     private ExecutionPlan rewrite(ExecutionPlan node, StageDraft draft) {
+        if (node instanceof RecursiveUnionExec) {
+            // its parts run again and again in the task that holds the rows they read: no boundary inside, one task
+            draft.nodeHints.add(TaskCountHint.exact(1, "RecursiveUnionExec runs its recursive part in one task, over rows that task holds"));
+            return node;
+        }
         if (node instanceof RepartitionExec repartition && repartition.outputPartitioning() instanceof Partitioning.Hash hash) {
             return input(stage(repartition.input()), BoundaryKind.SHUFFLE, hash.keys(), hash.partitionCount(), draft);
         }

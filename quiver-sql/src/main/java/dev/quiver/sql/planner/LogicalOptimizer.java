@@ -71,6 +71,7 @@ final class LogicalOptimizer {
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = AggregateRewrites.apply(rel);
+        rel = SetOperationsAll.apply(rel, relBuilder);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SET_OPERATIONS);
         rel = ConditionFactoring.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, DISJUNCTION_EXPANSION);

@@ -81,7 +81,7 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, query), query);
+            SqlNode parsed = parse(planner, query, Set.of(), false);
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
@@ -110,8 +110,32 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, sql), sql);
+            SqlNode parsed = parse(planner, sql, hiddenViews, false);
             return SqlErrors.validatedRowType(planner, parsed);
+        } finally {
+            planner.close();
+        }
+    }
+
+    /**
+     * Parses with DuckDB's additions to the syntax expanded ({@link AllMarkers}, {@link ByAll}) and
+     * the unnamed columns named ({@link ColumnNames}).
+     *
+     * @param countingColumns whether this parse only counts the outermost query's columns (for an
+     *     ORDER BY ALL over *), which drops that ORDER BY
+     */
+    private SqlNode parse(Planner planner, String sql, Set<String> hiddenViews, boolean countingColumns) {
+        AllMarkers.Marked marked = AllMarkers.mark(sql);
+        SqlNode parsed = SqlErrors.parse(planner, marked.sql());
+        parsed = ByAll.expand(parsed, marked.markers(), OPERATOR_TABLE,
+                () -> countingColumns ? -1 : outermostColumns(sql, hiddenViews));
+        return ColumnNames.apply(parsed, sql);
+    }
+
+    private int outermostColumns(String sql, Set<String> hiddenViews) {
+        Planner planner = Frameworks.getPlanner(config(hiddenViews));
+        try {
+            return SqlErrors.validatedRowType(planner, parse(planner, sql, hiddenViews, true)).getFieldCount();
         } finally {
             planner.close();
         }
