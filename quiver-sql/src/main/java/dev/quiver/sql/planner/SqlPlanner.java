@@ -56,8 +56,8 @@ public final class SqlPlanner {
             .withConformance(SqlConformanceEnum.LENIENT);
 
     // Single library functions: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
-    static final SqlOperatorTable OPERATOR_TABLE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE, SqlLibraryOperators.CONCAT_FUNCTION));
+    static final SqlOperatorTable OPERATOR_TABLE = AggregateOperators.table(SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE, SqlLibraryOperators.CONCAT_FUNCTION)));
 
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
@@ -83,7 +83,7 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, query);
+            SqlNode parsed = AggregateOperators.resolveParsed(SqlErrors.parse(planner, query));
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
@@ -112,7 +112,7 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, sql);
+            SqlNode parsed = AggregateOperators.resolveParsed(SqlErrors.parse(planner, sql));
             return SqlErrors.validatedRowType(planner, parsed);
         } finally {
             planner.close();
