@@ -6,8 +6,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.ConditionalFunctions;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
@@ -139,7 +138,7 @@ final class AggregatePlanner {
                         RexTranslator.column(plan.schema(), groupCount + single.value())));
             } else if (output instanceof SumZero sum) {
                 PhysicalExpr column = RexTranslator.column(plan.schema(), groupCount + sum.index());
-                exprs.add(new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, zero(column.type())), column.type()));
+                exprs.add(ConditionalFunctions.COALESCE.call(List.of(column, zero(column.type())), column.type()));
             } else {
                 exprs.add(RexTranslator.column(plan.schema(), groupCount + (Integer) output));
             }

@@ -17,14 +17,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * states in (FINAL); {@link #state} writes partial states (the columns of
  * {@link AggregateExpr#stateFields()}); {@link #evaluate} writes final values.
  *
- * <p>Outside {@link HashAggregateExec} (e.g. an aggregate over a window frame) an accumulator is
- * used the same way: {@link Accumulators#create} makes one, {@link #ensureCapacity} makes room for
- * the groups (frames, rows) it will compute, {@link #update} receives the evaluated
- * {@link AggregateExpr#inputs()} of a batch with the group each row belongs to, and
- * {@link #evaluate} writes a range of groups' results. The caller reserves {@link #sizeInBytes()}
- * in its memory pool. Not thread-safe: one accumulator belongs to one partition.
+ * <p>Operators outside this package that aggregate over groups of their own (window frames) use
+ * accumulators through a public facade over {@link Accumulators#create}. Not thread-safe: one
+ * accumulator belongs to one partition.
  */
-public abstract class Accumulator {
+abstract class Accumulator {
     private int capacity;
     private final Scratch scratch = new Scratch();
 
@@ -58,6 +55,11 @@ public abstract class Accumulator {
      * {@code groupIds[0, rows)}.
      */
     public abstract void update(int[] groupIds, int rows, List<FieldVector> inputs);
+
+    /** {@link #update(int[], int, List)} of a one-input aggregate ({@code arg} null: {@code COUNT(*)}). */
+    public final void update(int[] groupIds, int rows, FieldVector arg) {
+        update(groupIds, rows, arg == null ? List.of() : List.of(arg));
+    }
 
     /**
      * Folds rows {@code [0, rows)} into group 0, for an aggregate without GROUP BY; {@code zeros}

@@ -11,7 +11,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /** Chooses the accumulator for an aggregate from its function, argument type and result type. */
-public final class Accumulators {
+final class Accumulators {
     private Accumulators() {}
 
     /**
@@ -65,7 +65,10 @@ public final class Accumulators {
         ArrowType values = key.expr().type();
         ArrowType result = aggregate.type();
         ColumnKind.of(values); // NOT_SUPPORTED for a type the aggregate cannot hold
-        boolean allowed = aggregate.function() == AggregateFunction.PERCENTILE_DISC || result.equals(values)
+        // CONT interpolates into DOUBLE, the values' DECIMAL, or TIMESTAMP; other types keep theirs (the lower value)
+        boolean interpolatedSelf = values instanceof ArrowType.Decimal || values instanceof ArrowType.FloatingPoint
+                || !QuiverTypes.isNumeric(values) && !(values instanceof ArrowType.Date);
+        boolean allowed = aggregate.function() == AggregateFunction.PERCENTILE_DISC || result.equals(values) && interpolatedSelf
                 || result instanceof ArrowType.FloatingPoint && QuiverTypes.isNumeric(values) && !(values instanceof ArrowType.Decimal)
                 || result instanceof ArrowType.Timestamp && (values instanceof ArrowType.Date || values instanceof ArrowType.Timestamp);
         if (aggregate.function() == AggregateFunction.PERCENTILE_DISC) {
