@@ -10,12 +10,15 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlBasicAggFunction;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -112,9 +115,16 @@ public final class AggregateOperators {
     }
 
     /**
-     * Replaces, in a parsed statement, the operators the parser assigns without a table lookup
-     * (Calcite's {@code PERCENTILE_CONT}/{@code PERCENTILE_DISC} of {@code WITHIN GROUP}) with
-     * Quiver's, so that they validate with Quiver's types. Changes the tree in place.
+     * Prepares a parsed statement for validation, changing the tree in place:
+     * <ul>
+     * <li>the operators the parser assigns without a table lookup (Calcite's
+     *     {@code PERCENTILE_CONT}/{@code PERCENTILE_DISC} of {@code WITHIN GROUP}) become Quiver's, so
+     *     that they validate with Quiver's types;</li>
+     * <li>in {@code STRING_AGG(s, sep ORDER BY k) FILTER (WHERE c)} the value becomes
+     *     {@code CASE WHEN c THEN s END}: the same rows (the filter still applies), but Calcite's type
+     *     derivation of a FILTER over an ordered call stops at the nullable first operand instead of
+     *     failing on the ORDER BY list (it scans the operands for a nullable one).</li>
+     * </ul>
      */
     static SqlNode resolveParsed(SqlNode parsed) {
         parsed.accept(new SqlBasicVisitor<Void>() {
@@ -125,6 +135,12 @@ public final class AggregateOperators {
                         basic.setOperator(PERCENTILE_CONT);
                     } else if (basic.getOperator() == SqlStdOperatorTable.PERCENTILE_DISC) {
                         basic.setOperator(PERCENTILE_DISC);
+                    } else if (basic.getKind() == SqlKind.FILTER && basic.operand(0) instanceof SqlBasicCall aggregate
+                            && aggregate.getOperator().getSyntax() == SqlSyntax.ORDERED_FUNCTION && aggregate.operandCount() > 0) {
+                        SqlNode condition = basic.operand(1).clone(basic.operand(1).getParserPosition());
+                        SqlNode value = aggregate.operand(0);
+                        aggregate.setOperand(0, SqlCase.createSwitched(value.getParserPosition(), null, SqlNodeList.of(condition),
+                                SqlNodeList.of(value), SqlLiteral.createNull(value.getParserPosition())));
                     }
                 }
                 return super.visit(call);
