@@ -22,9 +22,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  *     percentiles, whose values are their ORDER BY key)
  * @param distinct whether it aggregates distinct values of its first argument (SINGLE mode only)
  * @param name the output column name
- * @param type the result type, chosen by the SQL layer (SUM of DECIMAL(p,s) is DECIMAL(38,s);
- *     AVG of DECIMAL(p,s) is DECIMAL(p,s) rounded HALF_UP; COUNT is BIGINT; the variances,
- *     covariances and regressions DOUBLE)
+ * @param type the result type, chosen by the SQL layer (docs/sql.md: SUM of DECIMAL(p,s) is
+ *     DECIMAL(min(38, p + 10), s), checked when written; AVG of a decimal is rounded HALF_UP to
+ *     the result's scale; COUNT is BIGINT; the variances, covariances and regressions DOUBLE)
  * @param orderBy the ORDER BY (or WITHIN GROUP) keys of an ordered aggregate, evaluated over the
  *     input: STRING_AGG's order, a percentile's values and their direction; empty for the others
  * @param parameters constants of the call: a percentile's fraction (a BigDecimal in [0, 1]),
