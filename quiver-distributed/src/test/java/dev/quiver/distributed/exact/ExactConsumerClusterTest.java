@@ -70,7 +70,7 @@ class ExactConsumerClusterTest {
             StageEventHandler threeByTwo = onBuilt("three-by-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
             DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
-                    Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
+                    Collections.nCopies(WORKERS, 256L << 20)).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(3);
             assertThat(plan.stage(1).partitionsPerTask()).isEqualTo(2);
 
@@ -84,7 +84,7 @@ class ExactConsumerClusterTest {
                             new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS), coordinator.headServices());
                     List<List<Object>> actual = new ArrayList<>();
                     FinalPlan done;
-                    try (DistributedQuery run = coordinator.newQuery("exact-q1", plan, head, Map.of("batch_size", "8192"))) {
+                    try (DistributedQuery run = coordinator.newQuery("exact-q1", plan, head, planner.settings().settings())) {
                         try (BatchStream stream = run.start()) {
                             VectorSchemaRoot batch;
                             while ((batch = stream.next()) != null) {
@@ -126,7 +126,7 @@ class ExactConsumerClusterTest {
             StageEventHandler four = onBuilt("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
             DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(four)), "exact-limit",
-                    Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
+                    Collections.nCopies(WORKERS, 256L << 20)).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(WORKERS);
 
             PlanCodec codec = PlanCodec.builder().tpchCatalogs(sf -> sf == catalog.scaleFactor() ? catalog : new TpchCatalog(sf)).build();
@@ -142,7 +142,7 @@ class ExactConsumerClusterTest {
                                 new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS), coordinator.headServices());
                         long rows = 0;
                         FinalPlan done;
-                        try (DistributedQuery execution = coordinator.newQuery(queryId, plan, head, Map.of("batch_size", "8192"))) {
+                        try (DistributedQuery execution = coordinator.newQuery(queryId, plan, head, planner.settings().settings())) {
                             try (BatchStream stream = execution.start()) {
                                 VectorSchemaRoot batch;
                                 while ((batch = stream.next()) != null) {

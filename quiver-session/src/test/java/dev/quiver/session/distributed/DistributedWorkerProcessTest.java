@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.task.TaskState;
@@ -42,7 +43,7 @@ class DistributedWorkerProcessTest {
         second = WorkerProcess.start();
         catalog = TpchCatalog.cached(0.01, 256L << 20);
         session = QuerySession.builder().catalog(catalog).targetPartitions(2).workers(List.of(first.address(), second.address()))
-                .withBytesPerPartitionForScans(1024).build();
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build();
     }
 
     @AfterAll
