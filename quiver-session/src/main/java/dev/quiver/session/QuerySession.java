@@ -19,6 +19,7 @@ import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.execution.PlanExecutor;
@@ -284,7 +285,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, EngineSettings.executionConfig(settings),
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings),
                 runtime.coordinator().headServices());
         DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
@@ -307,7 +308,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, EngineSettings.executionConfig(settings));
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
                 ctx -> PlanExecutor.executeAll(plan, ctx), start);
@@ -322,7 +323,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, EngineSettings.executionConfig(settings));
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, schema, plan, context, queryAllocator,
                 ctx -> new RowsBatchStream(schema, rows, ctx.allocator()), start);

@@ -16,7 +16,6 @@ import dev.quiver.distributed.task.TaskId;
 import dev.quiver.distributed.task.TaskReport;
 import dev.quiver.distributed.task.TaskRequest;
 import dev.quiver.distributed.task.TaskState;
-import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -87,7 +86,7 @@ final class WorkerTask implements AutoCloseable {
         this.wire = server.connections().wire();
         this.compression = request.settings().get(DistributedSettings.COMPRESSION);
         this.executedPlan = request.plan();
-        ExecutionConfig config = EngineSettings.executionConfig(request.settings());
+        ExecutionConfig config = ExecutionConfig.of(request.settings());
         this.allocator = server.allocator().newChildAllocator("task-" + request.taskId(), 0, Long.MAX_VALUE);
         this.context = new TaskContext(request.taskId().toString(), allocator, server.memoryPool(), server.executor(), config,
                 Map.of(ExchangeClient.class, server.connections().exchangeClient(), SampleSink.class, (SampleSink) observer::sample));

@@ -131,7 +131,7 @@ class CoordinatorTest {
         // three producer tasks, spread over both workers (at most ceil(3/2) = 2 each), each bound to the coalesce head
         List<TaskRequest> sent = workers.stream().flatMap(w -> w.requests.stream()).toList();
         assertThat(sent).hasSize(3).allMatch(r -> r.head().equals(Optional.of(new ProducerHead.Coalesce())) && r.version().equals(VERSION)
-                && r.settings().equals(Map.of("batch_size", "1024")));
+                && r.settings().equals(DistributedSettings.TASK_REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 1024)));
         assertThat(workers).allMatch(w -> w.requests.size() <= 2 && !w.requests.isEmpty());
         // the head read partition 0 of each producer task, from the worker that task was sent to
         List<List<Object>> expected = new ArrayList<>();

@@ -16,6 +16,7 @@ import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.SqlPlanCodec;

@@ -15,6 +15,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;

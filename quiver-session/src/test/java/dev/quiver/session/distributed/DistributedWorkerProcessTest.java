@@ -11,6 +11,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.tpch.AnswerFile;
