@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.sort.SortKey;
 import dev.quiver.engine.types.QuiverTypes;
@@ -82,7 +83,7 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
     }
 
     private static QuiverException planError(String message) {
-        return new QuiverException(ErrorCode.PLAN_ERROR, message);
+        return PlanChecks.planError("AggregateExpr", message);
     }
 
     /** The expressions the aggregate evaluates over each input batch: the arguments, then the ORDER BY keys. */
