@@ -28,14 +28,16 @@ import java.util.Map;
  * @param sampleBytesPerPartition how much AQE's samplers pull per partition before reporting
  * @param heartbeatIntervalMs how often both ends of a task's control stream send heartbeats
  * @param heartbeatTimeoutMs how long a silent control stream is tolerated before its task counts as lost
+ * @param maxPartitionsPerTask the most hash partitions a producer task writes ({@code P_c × T_c}); an exact
+ *     consumer count past it fails planning, an advisory one is clamped to it
  */
 public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPerPartition, int maxTasksPerStage, long bytesPerPartitionForScans,
         boolean broadcastJoins, ExchangeCompression compression, boolean collectMetrics, long sampleBytesPerPartition, long heartbeatIntervalMs,
-        long heartbeatTimeoutMs) {
+        long heartbeatTimeoutMs, int maxPartitionsPerTask) {
     /** The names (after the {@code distributed.} prefix) that {@code SET} accepts. */
     public static final List<String> NAMES = List.of("dynamic_task_count", "dynamic_bytes_per_partition", "max_tasks_per_stage",
             "bytes_per_partition_for_scans", "broadcast_joins", "compression", "collect_metrics", "sample_bytes_per_partition", "heartbeat_interval_ms",
-            "heartbeat_timeout_ms");
+            "heartbeat_timeout_ms", "max_partitions_per_task");
     public static final String PREFIX = "distributed.";
     private static final long MIB = 1L << 20;
 
@@ -48,6 +50,9 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
             throw invalid("distributed byte sizes must be positive: dynamic_bytes_per_partition=" + dynamicBytesPerPartition
                     + ", bytes_per_partition_for_scans=" + bytesPerPartitionForScans + ", sample_bytes_per_partition=" + sampleBytesPerPartition);
         }
+        if (maxPartitionsPerTask < 1) {
+            throw invalid("distributed.max_partitions_per_task must be positive, not " + maxPartitionsPerTask);
+        }
         if (heartbeatIntervalMs < 1 || heartbeatTimeoutMs <= heartbeatIntervalMs) {
             throw invalid("distributed.heartbeat_interval_ms must be positive and below distributed.heartbeat_timeout_ms: " + heartbeatIntervalMs
                     + " ms, " + heartbeatTimeoutMs + " ms");
@@ -56,7 +61,8 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
 
     public static DistributedSettings defaults() {
         return new DistributedSettings(false, 16 * MIB, 0, DistributedPlannerSettings.DEFAULT_BYTES_PER_PARTITION_FOR_SCANS, true, ExchangeCompression.LZ4,
-                true, MIB, HeartbeatSettings.DEFAULT.interval().toMillis(), HeartbeatSettings.DEFAULT.timeout().toMillis());
+                true, MIB, HeartbeatSettings.DEFAULT.interval().toMillis(), HeartbeatSettings.DEFAULT.timeout().toMillis(),
+                DistributedPlannerSettings.DEFAULT_MAX_PARTITIONS_PER_TASK);
     }
 
     /** Whether {@code name} is one of these settings ({@code distributed.} prefix, any case). */
@@ -88,7 +94,8 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
                 parseBoolean(values, "collect_metrics"),
                 parseBytes(values, "sample_bytes_per_partition"),
                 parseLong(values, "heartbeat_interval_ms"),
-                parseLong(values, "heartbeat_timeout_ms"));
+                parseLong(values, "heartbeat_timeout_ms"),
+                (int) parseLong(values, "max_partitions_per_task"));
     }
 
     /** Every setting by its full name, as {@code SET} would write it. */
@@ -104,6 +111,7 @@ public record DistributedSettings(boolean dynamicTaskCount, long dynamicBytesPer
         map.put(PREFIX + "sample_bytes_per_partition", Long.toString(sampleBytesPerPartition));
         map.put(PREFIX + "heartbeat_interval_ms", Long.toString(heartbeatIntervalMs));
         map.put(PREFIX + "heartbeat_timeout_ms", Long.toString(heartbeatTimeoutMs));
+        map.put(PREFIX + "max_partitions_per_task", Integer.toString(maxPartitionsPerTask));
         return map;
     }
 

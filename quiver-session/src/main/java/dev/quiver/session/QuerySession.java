@@ -6,6 +6,7 @@ import dev.quiver.distributed.compression.ExchangeCompression;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.explain.DistributedExplain;
@@ -231,16 +232,17 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().explainFormat();
-        if (!analyze && settings().distributed().dynamicTaskCount()) {
+        if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         if (!analyze) {
-            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
@@ -262,7 +264,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
         return distributed.orElseThrow().plan(plan, settings(), queryId);
     }
 
@@ -271,7 +273,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
@@ -517,6 +519,11 @@ public final class QuerySession implements AutoCloseable {
         /** {@code distributed.max_tasks_per_stage}: the hard limit on a stage's task count; 0 (default) is the number of workers. */
         public Builder withMaxTasksPerStage(int max) {
             return set("distributed.max_tasks_per_stage", Integer.toString(max));
+        }
+
+        /** {@code distributed.max_partitions_per_task} (default 8192): the most hash partitions ({@code P_c × T_c}) a producer task writes. */
+        public Builder withMaxPartitionsPerTask(int max) {
+            return set("distributed.max_partitions_per_task", Integer.toString(max));
         }
 
         /** {@code distributed.bytes_per_partition_for_scans} (default 16 MiB). */

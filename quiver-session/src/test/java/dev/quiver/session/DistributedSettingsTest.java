@@ -36,10 +36,11 @@ class DistributedSettingsTest {
                 .with("distributed.dynamic_task_count", "true")
                 .with("distributed.dynamic_bytes_per_partition", "8MiB")
                 .with("distributed.sample_bytes_per_partition", "512KiB")
+                .with("distributed.max_partitions_per_task", "1000")
                 .with("explain_format", "dot");
         DistributedSettings settings = changed.distributed();
         assertThat(settings).isEqualTo(new DistributedSettings(true, 8L << 20, 3, 64L << 20, false, ExchangeCompression.ZSTD, false,
-                512L << 10, 1000, 5000));
+                512L << 10, 1000, 5000, 1000));
         assertThat(changed.explainFormat()).isEqualTo(SessionSettings.ExplainFormat.DOT);
         assertThat(changed.targetPartitions()).isEqualTo(2);
         assertThat(settings.asMap()).containsEntry("distributed.compression", "zstd").containsEntry("distributed.max_tasks_per_stage", "3");
