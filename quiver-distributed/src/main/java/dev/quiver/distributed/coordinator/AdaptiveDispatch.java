@@ -2,15 +2,12 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.aqe.AdaptiveTaskCount;
 import dev.quiver.distributed.aqe.SampledStatistics;
-import dev.quiver.distributed.aqe.StageCost;
 import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.aqe.StageSampleCollector;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.operator.DriverLeaves;
 import dev.quiver.distributed.operator.SamplerExec;
-import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageFragment;

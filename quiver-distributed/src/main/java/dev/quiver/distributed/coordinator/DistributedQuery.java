@@ -10,7 +10,6 @@ import dev.quiver.distributed.operator.InOrderCoalesceExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskRouter;
-import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.distributed.protocol.ProducerHead;

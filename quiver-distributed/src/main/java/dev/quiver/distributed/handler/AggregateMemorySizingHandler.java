@@ -14,7 +14,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.stats.Estimate;
@@ -27,7 +27,8 @@ import java.util.function.Consumer;
 
 /**
  * The reference stage-event handler of DESIGN §6: sizes the consumer of a shuffle whose fragment
- * holds a grouped FINAL hash aggregate so that its hash tables fit the workers' memory, and
+ * holds a grouped FINAL or SINGLE hash aggregate (a {@code COUNT(DISTINCT x) ... GROUP BY k}, a
+ * {@code UNION}, a {@code SELECT DISTINCT}) so that its hash tables fit the workers' memory, and
  * requires that count exactly (advisory AQE sizes by bytes, and would coalesce a
  * high-cardinality GROUP BY into fewer tasks than its state needs).
  *
@@ -37,8 +38,10 @@ import java.util.function.Consumer;
  * (each row at most one group). The handler sizes for {@code safety × G} groups: the margin covers
  * the estimate's error, and because it is applied before the engine's power-of-two table
  * capacity, a margin that crosses a capacity step budgets the doubled table. With b bytes per
- * group ({@code GroupStateWidth}) and {@code P_c} partitions per task, one task holds
- * {@code taskBytes(n, P_c) = P_c × b × capacity(ceil(safety·G / (n·P_c)))}. A worker runs
+ * group slot ({@code GroupStateWidth}), the groups' strings (their widths from the producer's
+ * sampled or estimated row bytes) and a DISTINCT aggregate's {@code (group, value)} pairs
+ * ({@link GroupState}), and {@code P_c} partitions per task, one task holds
+ * {@code taskBytes(n, P_c) = P_c × (b × capacity(ceil(safety·G / (n·P_c))) + strings + pairs)}. A worker runs
  * {@code ceil(n/W)} of them next to {@code ceil(T_p/W)} producer tasks, of which the handler
  * counts one batch per partition: what a producer holds beyond that gives way under pressure
  * (a PARTIAL aggregate emits what it holds, a sampler stops buffering) instead of failing.
@@ -252,22 +255,12 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
     }
 
     private static Optional<HashAggregateExec> find(ExecutionPlan plan, int producerStageId) {
-        if (plan instanceof HashAggregateExec aggregate && aggregate.mode() != AggregateMode.PARTIAL && !aggregate.groupExprs().isEmpty()
-                && reads(aggregate.input(), producerStageId)) {
-            return Optional.of(aggregate);
-        }
-        for (ExecutionPlan child : plan.children()) {
-            Optional<HashAggregateExec> found = find(child, producerStageId);
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        return PlanTree.first(plan, node -> node instanceof HashAggregateExec aggregate && aggregate.mode() != AggregateMode.PARTIAL
+                && !aggregate.groupExprs().isEmpty() && reads(aggregate.input(), producerStageId)).map(HashAggregateExec.class::cast);
     }
 
     private static boolean reads(ExecutionPlan plan, int producerStageId) {
-        return plan instanceof StageInputExec input ? input.producerStageId() == producerStageId
-                : plan.children().stream().anyMatch(child -> reads(child, producerStageId));
+        return PlanTree.anyMatch(plan, node -> node instanceof StageInputExec input && input.producerStageId() == producerStageId);
     }
 
     /** The session's {@code batch_size}: the rows of a producer batch; the engine's default when it is not set (or not a number). */
@@ -284,7 +277,7 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
     }
 
     private static int stageInputs(ExecutionPlan plan) {
-        return (plan instanceof StageInputExec ? 1 : 0) + plan.children().stream().mapToInt(AggregateMemorySizingHandler::stageInputs).sum();
+        return PlanTree.nodesOf(plan, StageInputExec.class).size();
     }
 
     private static long ceilDiv(long a, long b) {

@@ -25,6 +25,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
@@ -160,7 +161,7 @@ class ShuffleLayoutTest {
         ConsumerRequirements.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, probeRequirements));
         assertThat(layout.partitionsPerConsumerTask()).isEqualTo(3);
         StageFragment read = ShuffleLayout.withInputPartitions(consumer, Map.of(0, 3, 1, 3));
-        assertThat(ProducerRewriteCheck.inputs(read.plan())).hasSize(2).allSatisfy(input -> assertThat(input.partitionsPerConsumerTask()).isEqualTo(3));
+        assertThat(PlanTree.nodesOf(read.plan(), StageInputExec.class)).hasSize(2).allSatisfy(input -> assertThat(input.partitionsPerConsumerTask()).isEqualTo(3));
         assertThat(read.plan().outputPartitioning().partitionCount()).isEqualTo(3);
         // the event the loop fires for that producer carries its cost
         assertThat(StageBoundaries.builtEvent(buildBoundary, buildStage.plan(), producer.taskCount(), new CostModel()).producerCost().outputRows()).isPositive();
