@@ -49,7 +49,8 @@ class TpchPlanningTest {
         String shown = PlanDisplay.indent(plan);
         assertThat(shown).doesNotContain("Correlate");
         // the shape the query text implies: it scans exactly the tables it names (views included), ...
-        String text = script.toLowerCase(Locale.ROOT);
+        // (string literals left out: q16's '%Customer%Complaints%' names no table)
+        String text = script.toLowerCase(Locale.ROOT).replaceAll("'[^']*'", "''");
         Set<String> named = TABLES.stream().filter(table -> Pattern.compile("\\b" + table + "\\b").matcher(text).find()).collect(Collectors.toSet());
         Set<String> scanned = PlanTree.nodesOf(plan, TpchScanExec.class).stream().map(TpchScanExec::tableName).collect(Collectors.toSet());
         assertThat(scanned).as("tables scanned by q%d", query).isEqualTo(named);
