@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.PlannedQuery;
@@ -11,13 +12,12 @@ import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.planner.StageEvents;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -71,36 +71,27 @@ final class DistributedRuntime implements AutoCloseable {
      * estimated statistics ({@link PlannedQuery.Static}). Either way every stage that feeds a shuffle
      * or broadcast fires its stage-built event at the session's handlers.
      */
-    PlannedQuery plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
+    PlannedQuery plan(ExecutionPlan physical, Settings settings, String queryId) {
         DistributedPlanner planner = planner(settings);
-        StageEvents events = new StageEvents(dispatcher, queryId, this::workerMemoryLimits, taskSettings(settings));
-        DistributedSettings distributed = settings.distributed();
-        if (distributed.dynamicTaskCount()) {
-            return new PlannedQuery.Adaptive(physical, new AdaptivePlanning(planner, events, distributed.dynamicBytesPerPartition(),
-                    distributed.sampleBytesPerPartition()));
+        StageEvents events = new StageEvents(dispatcher, queryId, this::workerMemoryLimits);
+        if (settings.get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
+            return new PlannedQuery.Adaptive(physical, new AdaptivePlanning(planner, events));
         }
         return new PlannedQuery.Static(planner.plan(physical, events).plan());
     }
 
-    private DistributedPlanner planner(SessionSettings settings) {
-        DistributedSettings distributed = settings.distributed();
-        DistributedPlannerSettings planner = new DistributedPlannerSettings(coordinator.workers().size(), distributed.maxTasksPerStage(),
-                distributed.bytesPerPartitionForScans(), distributed.broadcastJoins(), settings.targetPartitions(), distributed.maxPartitionsPerTask());
-        return new DistributedPlanner(planner);
+    private DistributedPlanner planner(Settings settings) {
+        return new DistributedPlanner(new DistributedPlannerSettings(coordinator.workers().size(), settings));
     }
 
     /** A query over {@code planned} ({@link #plan}). */
-    DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext context, SessionSettings settings) {
+    DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext context, Settings settings) {
         return coordinator.newQuery(queryId, planned, context, taskSettings(settings));
     }
 
-    /** The settings every task request carries: batch size, partitions and the distributed.* settings. */
-    private static Map<String, String> taskSettings(SessionSettings settings) {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put("batch_size", Integer.toString(settings.batchSize()));
-        map.put("target_partitions", Integer.toString(settings.targetPartitions()));
-        map.putAll(settings.distributed().asMap());
-        return map;
+    /** The settings every task request carries, typed: the engine's and the distributed.* ones. */
+    private static Settings taskSettings(Settings settings) {
+        return settings.restrictTo(DistributedSettings.TASK_REGISTRY);
     }
 
     @Override

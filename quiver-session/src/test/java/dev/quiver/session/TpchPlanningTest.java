@@ -45,7 +45,7 @@ class TpchPlanningTest {
                 last = q.sql();
             }
         }
-        ExecutionPlan plan = QueryPlanning.plan(CATALOG, views, new SessionSettings(4, 8192, Long.MAX_VALUE), last);
+        ExecutionPlan plan = QueryPlanning.plan(CATALOG, views, TestSettings.withPartitions(4), last);
         String shown = PlanDisplay.indent(plan);
         assertThat(shown).doesNotContain("Correlate");
         // the shape the query text implies: it scans exactly the tables it names (views included), ...

@@ -8,6 +8,7 @@ import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
@@ -75,12 +76,12 @@ public final class Coordinator implements AutoCloseable {
      * every task request. A {@link PlannedQuery.Adaptive} query is cut into stages and each is sized
      * when it closes, from its inputs' samples (DESIGN §5).
      */
-    public DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext headContext, Map<String, String> taskSettings) {
+    public DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext headContext, Settings taskSettings) {
         return new DistributedQuery(queryId, planned, workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
     /** A query over statically planned stages. */
-    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Map<String, String> taskSettings) {
+    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Settings taskSettings) {
         return newQuery(queryId, new PlannedQuery.Static(plan), headContext, taskSettings);
     }
 

@@ -4,8 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.client.TaskControl;
 import dev.quiver.distributed.client.WorkerClient;
-import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.operator.InOrderCoalesceExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
@@ -17,6 +18,7 @@ import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -46,7 +48,7 @@ import java.util.function.UnaryOperator;
  * </pre>
  * {@link #start()} checks the workers, then for each stage in order: closes it (its inputs are
  * dispatched), keeps the task count the planner chose (with adaptive task counts the
- * {@link AdaptiveStageLoop} sizes it instead), and dispatches its tasks (binding their stage inputs to
+ * {@link AdaptiveDispatch} sizes it instead), and dispatches its tasks (binding their stage inputs to
  * the producers' workers and their producer head to the consumer's task count). The head stage runs
  * on the caller's {@link TaskContext}; its stream is the query's result.
  *
@@ -65,9 +67,6 @@ import java.util.function.UnaryOperator;
  * v1 does not retry.
  */
 public final class DistributedQuery implements AutoCloseable {
-    /** The task setting that, when {@code false}, keeps the tasks' operator metrics out of the final plan. */
-    public static final String COLLECT_METRICS = "distributed.collect_metrics";
-
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
@@ -76,7 +75,7 @@ public final class DistributedQuery implements AutoCloseable {
     private volatile AdaptiveDispatch adaptiveLoop;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
     private final TaskContext headContext;
-    private final Map<String, String> taskSettings;
+    private final Settings taskSettings;
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
     private final QueryEvents events;
@@ -92,16 +91,16 @@ public final class DistributedQuery implements AutoCloseable {
 
     /** With {@link PlannedQuery.Adaptive} the query has adaptive task counts (DESIGN §5): {@link #start()} sizes its stages ({@link AdaptiveDispatch}). */
     DistributedQuery(String queryId, PlannedQuery planned, List<WorkerClient> workers, TaskContext headContext,
-            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
+            Settings taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.planned = requireNonNull(planned, "planned is null");
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
-        this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.taskSettings = requireNonNull(taskSettings, "taskSettings is null");
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.events = requireNonNull(events, "events is null");
-        boolean collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
+        boolean collectMetrics = taskSettings.get(DistributedSettings.COLLECT_METRICS);
         this.tasks = new TaskTracker(lock, events, collectMetrics, this::fail, this::completeIfFinal, this::onSample);
         this.finalization = new MetricsFinalization(queryId, tasks, config.finalizationTimeout(), metrics, headContext.executor(),
                 this::completeIfFinal);

@@ -66,7 +66,7 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
                 : tasks);
     }
 
-    /** The hints to merge into the consumer stage's hints (through {@code StageHintSource} or {@code DistributedPlanner.size}). */
+    /** The hints to merge into the consumer stage's hints when {@link StagePlanningLoop} sizes it. */
     public List<TaskCountHint> hints() {
         return counts.stream().map(HandlerCount::hint).toList();
     }

@@ -46,7 +46,7 @@ public final class StageBoundaries {
         List<Long> limits = events.workerMemoryLimits().get();
         return Optional.of(new StageBoundary(events.queryId(), producer.stageId(), consumer.stageId(), producer.outputKind().get(), producer.outputKeys(),
                 partitions, consumer.plan(), consumerHints(consumer, statistics), settings.workerCount(), limits,
-                settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin(), events.config(), statistics.mode()));
+                settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin(), settings.settings(), statistics.mode()));
     }
 
     /** The consumer's own hints an exact count must agree with. */

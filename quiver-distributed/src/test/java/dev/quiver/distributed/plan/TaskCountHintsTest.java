@@ -102,7 +102,7 @@ class TaskCountHintsTest {
     }
 
     private static StageEvents events(StageEventHandler... handlers) {
-        return StageEvents.of(new StageEventDispatcher(List.of(handlers)), "q1", Collections.nCopies(4, 1L << 30), Map.of());
+        return StageEvents.of(new StageEventDispatcher(List.of(handlers)), "q1", Collections.nCopies(4, 1L << 30));
     }
 
     /** A leaf that requires an exact task count. */

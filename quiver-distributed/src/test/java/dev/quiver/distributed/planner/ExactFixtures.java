@@ -22,7 +22,6 @@ import dev.quiver.engine.source.memory.MemoryScanExec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -76,12 +75,7 @@ public final class ExactFixtures {
 
     /** The boundary above stage {@code producer} of {@code fragments}, every worker with {@code memory} bytes. */
     public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode) {
-        return boundary(fragments, producer, planner, memory, mode, Map.of());
-    }
-
-    public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode,
-            Map<String, String> config) {
-        StageEvents events = StageEvents.of(StageEventDispatcher.none(), "q1", Collections.nCopies(planner.settings().workerCount(), memory), config);
+        StageEvents events = StageEvents.of(StageEventDispatcher.none(), "q1", Collections.nCopies(planner.settings().workerCount(), memory));
         return StageBoundaries.of(events, fragments.get(producer), fragments, planner.settings(), statistics(planner, mode)).orElseThrow();
     }
 
@@ -94,20 +88,20 @@ public final class ExactFixtures {
 
     /** Static planning of {@code plan} with {@code dispatcher}'s handlers. */
     public static StagePlanningLoop.Result plan(DistributedPlanner planner, ExecutionPlan plan, StageEventDispatcher dispatcher, String queryId,
-            List<Long> workerMemoryLimits, Map<String, String> config) {
-        return planner.plan(plan, StageEvents.of(dispatcher, queryId, workerMemoryLimits, config));
+            List<Long> workerMemoryLimits) {
+        return planner.plan(plan, StageEvents.of(dispatcher, queryId, workerMemoryLimits));
     }
 
     /** The boundary above {@code producer}, as the loop builds it for {@code mode}. */
     public static Optional<StageBoundary> boundaryOf(String queryId, StageFragment producer, List<StageFragment> fragments, DistributedPlanner planner,
-            List<Long> workerMemoryLimits, Map<String, String> config, PlanningMode mode) {
-        return StageBoundaries.of(StageEvents.of(StageEventDispatcher.none(), queryId, workerMemoryLimits, config), producer, fragments, planner.settings(),
+            List<Long> workerMemoryLimits, PlanningMode mode) {
+        return StageBoundaries.of(StageEvents.of(StageEventDispatcher.none(), queryId, workerMemoryLimits), producer, fragments, planner.settings(),
                 statistics(planner, mode));
     }
 
     /** The statistics a mode plans with; the adaptive ones never wait (the tests give samples by hand). */
     public static StageStatistics statistics(DistributedPlanner planner, PlanningMode mode) {
         return mode == PlanningMode.STATIC ? planner.estimatedStatistics()
-                : new AdaptivePlanning(planner, StageEvents.none(), 16L << 20, 1L << 20).statistics(stageId -> Optional.empty());
+                : AdaptivePlanning.of(planner).statistics(stageId -> Optional.empty());
     }
 }

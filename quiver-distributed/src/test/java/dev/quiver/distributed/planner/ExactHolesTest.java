@@ -43,7 +43,7 @@ class ExactHolesTest {
     private final ExecutionPlan query = groupBy(table(10_000, 4), List.of("k"), List.of(), 4);
 
     private static StagePlanningLoop.Result plan(DistributedPlanner planner, ExecutionPlan query, StageEventHandler... handlers) {
-        return planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(handlers)), "q1", Collections.nCopies(WORKERS, GIB), Map.of()));
+        return planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(handlers)), "q1", Collections.nCopies(WORKERS, GIB)));
     }
 
     private static StageEventHandler answering(String name, Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> answer) {

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.handler.AggregateMemorySizingHandler;
 import dev.quiver.distributed.handler.AggregateSizing;
@@ -13,6 +14,7 @@ import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;
 import java.util.List;
@@ -101,7 +103,7 @@ class ReferenceHandlerSizingTest {
 
     private QuerySession session(boolean handler) {
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(PARTITIONS).localWorkers(WORKERS, WORKER_LIMIT)
-                .withDynamicTaskCount(true);
+                .set(DistributedSettings.DYNAMIC_TASK_COUNT, true);
         if (handler) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }
