@@ -6,6 +6,7 @@ import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.explain.DistributedExplain;
@@ -253,16 +254,17 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
-        if (!analyze && settings().get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
+        if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         if (!analyze) {
-            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
@@ -284,7 +286,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
         return distributed.orElseThrow().plan(plan, settings(), queryId);
     }
 
@@ -293,7 +295,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
