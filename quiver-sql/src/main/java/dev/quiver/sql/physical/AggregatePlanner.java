@@ -112,7 +112,8 @@ final class AggregatePlanner {
         return new HashAggregateExec(AggregateMode.FINAL, partialKeys, groupNames, aggregates, gathered);
     }
 
-    private static AggregateExpr aggregateExpr(AggregateCall call, RexTranslator inputs, String name) {
+    /** The engine form of one aggregate call over {@code inputs} (also used for aggregates over a window). */
+    static AggregateExpr aggregateExpr(AggregateCall call, RexTranslator inputs, String name) {
         if (!call.collation.getFieldCollations().isEmpty()) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates WITHIN GROUP (ORDER BY ...) are not supported: " + call);
         }

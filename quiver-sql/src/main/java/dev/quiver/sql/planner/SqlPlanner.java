@@ -25,7 +25,6 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -47,7 +46,8 @@ public final class SqlPlanner {
     static final String SCHEMA_NAME = "quiver";
 
     static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            // Babel's parser, with GROUPS frames and window checks (QuiverParserImpl)
+            .withParserFactory(QuiverParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
