@@ -77,7 +77,8 @@ final class SupportedPlan {
     private static final RexShuttle EXPRESSIONS = new RexShuttle() {
         @Override
         public RexNode visitOver(RexOver over) {
-            return over;
+            // window functions live in Window nodes (ProjectToWindowRule); one elsewhere is the optimizer's fault
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a window function outside a Window: " + over);
         }
 
         @Override
