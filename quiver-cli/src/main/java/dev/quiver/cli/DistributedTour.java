@@ -2,7 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.explain.DistributedExplain;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QueryHandle;

@@ -1,9 +1,9 @@
 package dev.quiver.cli;
 
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.spi.Catalog;
-import dev.quiver.distributed.worker.WorkerAddress;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.SessionSettings;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class EngineOptions {
     @Option(names = "--stage-handler", paramLabel = "CLASS",
             description = "A stage-event handler (dev.quiver.distributed.event.StageEventHandler) for distributed queries, by class name, "
                     + "instantiated with its public no-argument constructor (repeatable; run in the order given), e.g. "
-                    + "--stage-handler dev.quiver.distributed.exact.AggregateMemorySizingHandler.")
+                    + "--stage-handler dev.quiver.distributed.handler.AggregateMemorySizingHandler.")
     private List<String> stageHandlers = new ArrayList<>();
 
     long memoryLimit() {

@@ -2,11 +2,11 @@ package dev.quiver.cli;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
-import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
-import dev.quiver.distributed.exact.AggregateSizing;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.handler.AggregateMemorySizingHandler;
+import dev.quiver.distributed.handler.AggregateSizing;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;

@@ -35,7 +35,7 @@ class DemoCommandTest {
                 .containsPattern("single node: +1199907 groups")
                 .containsPattern("advisory: +AQE sized the GROUP BY to [1-7] tasks? \\(fewer than the 8 workers\\): FAILED, .*EXCEEDED_MEMORY_LIMIT: "
                         + ".*Resources exhausted")
-                .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.exact\\.AggregateMemorySizingHandler\\): n=\\d tasks")
+                .containsPattern("exact \\(--stage-handler dev\\.quiver\\.distributed\\.handler\\.AggregateMemorySizingHandler\\): n=\\d tasks")
                 .containsPattern("completed after \\d+\\.\\d{3} s; memory per worker: estimated [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB for 1\\.25 × G groups, "
                         + "plus producer batches\\), measured peak [0-9.]+ MiB \\(GROUP BY state [0-9.]+ MiB\\); result equal to the single-node result")
                 .containsPattern("(?m)^  Agg +\\d+\\.\\d{3} s +1 row   GROUP BY of 1199907 groups on 8 workers: advisory [1-7] tasks? failed "

@@ -3,7 +3,7 @@ package dev.quiver.cli;
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.StageEventHandler;
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
 
 /** Requires as many consumer tasks as workers at every shuffle: what {@code --stage-handler} instantiates in the tests. */
 public final class WorkerCountHandler implements StageEventHandler {

@@ -2,17 +2,17 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.client.WorkerClient;
+import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.CoordinatorConfig;
-import dev.quiver.distributed.coordinator.LocalCluster;
-import dev.quiver.distributed.coordinator.QuiverVersion;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
-import dev.quiver.distributed.exact.StageEventDispatcher;
-import dev.quiver.distributed.worker.WorkerAddress;
-import dev.quiver.distributed.worker.WorkerClient;
-import dev.quiver.distributed.worker.WorkerConnections;
-import dev.quiver.distributed.worker.WorkerInfo;
+import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.protocol.QuiverVersion;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerInfo;
+import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;

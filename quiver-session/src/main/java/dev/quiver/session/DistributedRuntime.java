@@ -2,18 +2,18 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.coordinator.AdaptivePlanning;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
-import dev.quiver.distributed.coordinator.LocalCluster;
-import dev.quiver.distributed.exact.AdaptiveEventPlanning;
-import dev.quiver.distributed.exact.EventDrivenPlanning;
-import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.planner.AdaptiveEventPlanning;
+import dev.quiver.distributed.planner.AdaptivePlanning;
+import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.distributed.planner.EventDrivenPlanning;
+import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;

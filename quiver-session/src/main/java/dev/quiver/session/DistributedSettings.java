@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.compression.ExchangeCompression;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
-import dev.quiver.distributed.worker.HeartbeatSettings;
+import dev.quiver.distributed.protocol.HeartbeatSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;

@@ -8,11 +8,11 @@ import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.event.StageEventHandler;
-import dev.quiver.distributed.exact.StageEventDispatcher;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.coordinator.LocalCluster;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -60,7 +60,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * statements submitted after it.
  *
  * <p><b>Distributed.</b> With workers ({@link Builder#workers} or {@link Builder#localWorkers}) every
- * query is planned into stages ({@link dev.quiver.distributed.plan.DistributedPlanner}) and run by
+ * query is planned into stages ({@link dev.quiver.distributed.planner.DistributedPlanner}) and run by
  * the session's {@link dev.quiver.distributed.coordinator.Coordinator}: the head stage on this
  * session's threads, the others as tasks on the workers. {@code EXPLAIN} then shows the stages,
  * {@code EXPLAIN ANALYZE} each task's state and metrics; {@link QueryHandle#finalPlan()} and

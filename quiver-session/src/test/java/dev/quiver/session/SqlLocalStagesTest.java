@@ -3,9 +3,9 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.StageConsistency;
+import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.sql.SQLException;
 import java.util.List;

@@ -3,15 +3,15 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageConsistency;
+import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.source.tpch.TpchScanExec;
+import dev.quiver.engine.spi.Catalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,11 +3,11 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.explain.DistributedExplain;
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.plan.DistributedPlanner;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.parquet.ParquetTable;
 import dev.quiver.engine.source.parquet.ParquetTestData;

@@ -1,5 +1,7 @@
 package dev.quiver.distributed.aqe;
 
+import dev.quiver.distributed.protocol.ColumnSample;
+import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;

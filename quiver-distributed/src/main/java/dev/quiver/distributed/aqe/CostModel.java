@@ -12,7 +12,7 @@ import java.util.OptionalInt;
  * The byte-based cost model of AQE (DESIGN §5 step 1; docs/aqe.md lists every formula). It walks a
  * stage plan bottom-up: each leaf's output is its statistics (a source's
  * {@code partitionStatistics}, or the runtime statistics a coordinator attached to a
- * {@link dev.quiver.distributed.exchange.StageInputExec} with {@code withStatistics}); each
+ * {@link dev.quiver.distributed.operator.StageInputExec} with {@code withStatistics}); each
  * operator's {@link CostRules rule} turns its inputs' estimated rows and bytes into its output
  * estimate and its own work in bytes. The stage's cost is the sum of the work. Stateless and
  * thread-safe.

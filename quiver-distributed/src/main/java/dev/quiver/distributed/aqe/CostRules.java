@@ -2,7 +2,8 @@ package dev.quiver.distributed.aqe;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.SamplerExec;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.operator.FilterExec;

@@ -3,8 +3,8 @@ package dev.quiver.distributed.aqe;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.ArrayList;
 import java.util.Arrays;

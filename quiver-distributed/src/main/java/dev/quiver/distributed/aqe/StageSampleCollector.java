@@ -2,7 +2,10 @@ package dev.quiver.distributed.aqe;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.operator.DriverLeaves;
 import dev.quiver.distributed.plan.Stage;
+import dev.quiver.distributed.protocol.KeySketch;
+import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;

@@ -2,8 +2,8 @@
  * Adaptive Query Execution (DESIGN §5; docs/aqe.md), the parts that do not need the coordinator
  * loop: the byte-based {@link dev.quiver.distributed.aqe.CostModel} and the task-count formula
  * ({@link dev.quiver.distributed.aqe.AdaptiveTaskCount}); the
- * {@link dev.quiver.distributed.aqe.SamplerExec} a worker puts below a producer head and the
- * {@link dev.quiver.distributed.aqe.PartitionSample} it reports; the coordinator's
+ * {@link dev.quiver.distributed.operator.SamplerExec} a worker puts below a producer head and the
+ * {@link dev.quiver.distributed.protocol.PartitionSample} it reports; the coordinator's
  * {@link dev.quiver.distributed.aqe.StageSampleCollector} (stop rule and extrapolation to
  * {@link dev.quiver.distributed.aqe.SampledStatistics}); and the
  * {@link dev.quiver.distributed.aqe.EstimationAccuracy} harness.

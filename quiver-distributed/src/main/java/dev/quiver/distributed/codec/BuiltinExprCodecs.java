@@ -19,8 +19,8 @@ import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
 import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.FunctionRegistry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -115,7 +115,9 @@ final class BuiltinExprCodecs {
                             out.set("args", c.exprs(e.args()));
                             out.set("dataType", c.type(e.type()));
                         },
-                        (in, c) -> new ScalarFunctionExpr(enumValue(ScalarFunction.class, c.requiredText(in, "function")),
+                        (in, c) -> new ScalarFunctionExpr(FunctionRegistry.builtins().lookup(c.requiredText(in, "function"))
+                                        .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR,
+                                                "unknown function '" + c.requiredText(in, "function") + "' (this build has no such function)")),
                                 c.exprs(c.required(in, "args")), c.type(c.required(in, "dataType")))));
     }
 

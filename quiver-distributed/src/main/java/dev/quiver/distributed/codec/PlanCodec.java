@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.distributed.codec.spi.ExprCodec;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
+import dev.quiver.distributed.protocol.PlanTreeCodec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -37,7 +38,7 @@ import java.util.zip.GZIPOutputStream;
  * object with {@code "@type"} (the codec's type name), the codec's fields and {@code "@children"};
  * an expression is an object with {@code "@type"} and its fields.
  */
-public final class PlanCodec {
+public final class PlanCodec implements PlanTreeCodec {
     /** The format version written into every plan; a plan of another version is refused. */
     public static final int FORMAT_VERSION = 1;
     private static final String FORMAT = "quiver-plan";
@@ -102,6 +103,7 @@ public final class PlanCodec {
     }
 
     /** The plan as a Jackson tree, for embedding in a larger message. */
+    @Override
     public ObjectNode toTree(ExecutionPlan plan) {
         ObjectNode tree = mapper.createObjectNode();
         tree.put("format", FORMAT).put("version", FORMAT_VERSION);
@@ -110,6 +112,7 @@ public final class PlanCodec {
     }
 
     /** The plan of a tree written by {@link #toTree}. */
+    @Override
     public ExecutionPlan fromTree(JsonNode tree) {
         TreeDecoder decoder = new TreeDecoder(registry, mapper, services);
         if (tree == null || !FORMAT.equals(tree.path("format").asText())) {
@@ -124,10 +127,12 @@ public final class PlanCodec {
     }
 
     /** One expression as a Jackson tree. */
+    @Override
     public JsonNode exprToTree(PhysicalExpr expr) {
         return new TreeEncoder(registry, mapper).expr(expr);
     }
 
+    @Override
     public PhysicalExpr exprFromTree(JsonNode tree) {
         return new TreeDecoder(registry, mapper, services).expr(tree);
     }

@@ -2,12 +2,13 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.client.WorkerClient;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
-import dev.quiver.distributed.exchange.ExchangeClient;
+import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.worker.WorkerAddress;
-import dev.quiver.distributed.worker.WorkerClient;
-import dev.quiver.distributed.worker.WorkerInfo;
+import dev.quiver.distributed.planner.AdaptivePlanning;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;

@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.error.QuiverException;
 import java.util.Comparator;
 import java.util.List;

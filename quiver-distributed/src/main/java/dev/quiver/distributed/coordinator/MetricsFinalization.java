@@ -2,10 +2,10 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.client.TaskControl;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.execution.QuiverExecutor;
 import java.time.Duration;

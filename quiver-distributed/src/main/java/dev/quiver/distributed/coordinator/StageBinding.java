@@ -1,11 +1,11 @@
 package dev.quiver.distributed.coordinator;
 
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;

@@ -2,11 +2,11 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskState;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.client.TaskControl;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.protocol.WorkerAddress;
 
 /** The coordinator's view of one worker task: where it runs, its last known state, its control stream and final report. Guarded by the query's lock. */
 final class TrackedTask {

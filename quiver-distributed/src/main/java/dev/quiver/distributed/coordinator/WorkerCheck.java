@@ -1,7 +1,7 @@
 package dev.quiver.distributed.coordinator;
 
-import dev.quiver.distributed.worker.WorkerClient;
-import dev.quiver.distributed.worker.WorkerInfo;
+import dev.quiver.distributed.client.WorkerClient;
+import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;

@@ -2,7 +2,7 @@ package dev.quiver.distributed.event;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;

@@ -4,6 +4,6 @@
  * {@link dev.quiver.distributed.event.StageSampledEvent} after AQE sampled it. A
  * {@link dev.quiver.distributed.event.StageEventHandler} may rewrite the producer (stage-built only),
  * ask for an advisory or an exact consumer task count, or fail the query. The coordinator applies
- * responses through {@link dev.quiver.distributed.exact.StageEventDispatcher}.
+ * responses through {@link dev.quiver.distributed.planner.StageEventDispatcher}.
  */
 package dev.quiver.distributed.event;

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.explain;
 
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;

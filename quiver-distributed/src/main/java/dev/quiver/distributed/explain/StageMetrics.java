@@ -2,8 +2,8 @@ package dev.quiver.distributed.explain;
 
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.memory.ByteSize;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import java.util.Optional;
  * A piece of plan between network boundaries (DESIGN §4), run as {@code T = taskPlans.size()}
  * tasks of {@code P} partitions each. {@code taskPlans.get(t)} is task t's variant of the stage
  * plan: its source leaves read the task's share of the data, and its
- * {@link dev.quiver.distributed.exchange.StageInputExec} leaves are still unbound (the coordinator
+ * {@link dev.quiver.distributed.operator.StageInputExec} leaves are still unbound (the coordinator
  * binds them when it knows where the producer tasks run). The plan never includes the producer
  * head: that belongs to the boundary in {@code output}.
  *

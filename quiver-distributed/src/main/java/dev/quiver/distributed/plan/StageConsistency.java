@@ -1,6 +1,7 @@
 package dev.quiver.distributed.plan;
 
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;

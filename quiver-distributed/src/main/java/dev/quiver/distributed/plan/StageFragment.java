@@ -2,6 +2,8 @@ package dev.quiver.distributed.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.List;
@@ -9,7 +11,7 @@ import java.util.Optional;
 
 /**
  * A stage as cut from the single-node plan, before it is sized: its plan with
- * {@link dev.quiver.distributed.exchange.StageInputExec} leaves whose counts are not set yet (one
+ * {@link dev.quiver.distributed.operator.StageInputExec} leaves whose counts are not set yet (one
  * producer task, one consumer task), the hints its nodes give (e.g. {@code Exact(1)} from a
  * coalesce or a join that cannot split), and where its output goes. {@link DistributedPlanner#cut}
  * makes them; {@link DistributedPlanner#size} turns one into a {@link Stage} once the stages it

@@ -2,7 +2,7 @@ package dev.quiver.distributed.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;

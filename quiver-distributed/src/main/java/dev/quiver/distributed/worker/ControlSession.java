@@ -2,12 +2,18 @@ package dev.quiver.distributed.worker;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.aqe.PartitionSample;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskRequest;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.ControlMessage;
+import dev.quiver.distributed.protocol.FlightErrors;
+import dev.quiver.distributed.protocol.HeartbeatClock;
+import dev.quiver.distributed.protocol.HeartbeatSettings;
+import dev.quiver.distributed.protocol.HeartbeatTicker;
+import dev.quiver.distributed.protocol.PartitionSample;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskRequest;
+import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.protocol.WireFormat;
 import dev.quiver.engine.error.ErrorCode;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;

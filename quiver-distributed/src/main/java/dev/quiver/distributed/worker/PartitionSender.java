@@ -3,7 +3,8 @@ package dev.quiver.distributed.worker;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.compression.FlightCompression;
-import dev.quiver.distributed.exchange.DataTicket;
+import dev.quiver.distributed.protocol.DataTicket;
+import dev.quiver.distributed.protocol.FlightErrors;
 import dev.quiver.engine.execution.BatchStream;
 import org.apache.arrow.flight.BackpressureStrategy;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;

@@ -1,8 +1,8 @@
 package dev.quiver.distributed.worker;
 
-import dev.quiver.distributed.aqe.PartitionSample;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.PartitionSample;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskState;
 import java.util.Optional;
 
 /** The control stream of a worker task: hears its state changes, in order, and can stop it. */

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.worker;
 
-import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.time.Duration;

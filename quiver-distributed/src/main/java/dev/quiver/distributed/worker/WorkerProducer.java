@@ -2,7 +2,9 @@ package dev.quiver.distributed.worker;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.exchange.DataTicket;
+import dev.quiver.distributed.protocol.DataTicket;
+import dev.quiver.distributed.protocol.FlightErrors;
+import dev.quiver.distributed.protocol.WireFormat;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
 import org.apache.arrow.flight.CallStatus;
@@ -12,13 +14,12 @@ import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.Ticket;
 
 /**
- * The Flight endpoints of a worker: the {@value #INFO_ACTION} action, one DoExchange control
+ * The Flight endpoints of a worker: the {@value WireFormat#INFO_ACTION} action, one DoExchange control
  * stream per task, and DoGet for task output partitions. Handlers return quickly or run on the
  * worker's own executor (the Flight server is built with it).
  */
 final class WorkerProducer extends NoOpFlightProducer {
     /** The action answering the worker's address, version, cores and memory limit (JSON). */
-    static final String INFO_ACTION = "worker-info";
 
     private final WorkerServer server;
 
@@ -28,7 +29,7 @@ final class WorkerProducer extends NoOpFlightProducer {
 
     @Override
     public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
-        if (!INFO_ACTION.equals(action.getType())) {
+        if (!WireFormat.INFO_ACTION.equals(action.getType())) {
             listener.onError(CallStatus.UNIMPLEMENTED.withDescription("a Quiver worker has no action '" + action.getType() + "'").toRuntimeException());
             return;
         }
@@ -38,7 +39,7 @@ final class WorkerProducer extends NoOpFlightProducer {
 
     @Override
     public void listActions(CallContext context, StreamListener<ActionType> listener) {
-        listener.onNext(new ActionType(INFO_ACTION, "the worker's version, cores and memory limit as JSON"));
+        listener.onNext(new ActionType(WireFormat.INFO_ACTION, "the worker's version, cores and memory limit as JSON"));
         listener.onCompleted();
     }
 

@@ -2,7 +2,11 @@ package dev.quiver.distributed.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.protocol.HeartbeatTicker;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;

@@ -1,5 +1,7 @@
 package dev.quiver.distributed.aqe;
 
+import dev.quiver.distributed.operator.SampleSink;
+import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
@@ -16,12 +18,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /** Shared test helpers: TPC-H scans, a task context with a sample sink, and an order-independent checksum of a plan's output. */
-final class AqeFixtures {
+public final class AqeFixtures {
     private AqeFixtures() {}
 
     /** A sink that keeps what it is given. */
-    static final class RecordingSink implements SampleSink {
-        final List<PartitionSample> samples = new CopyOnWriteArrayList<>();
+    public static final class RecordingSink implements SampleSink {
+        public final List<PartitionSample> samples = new CopyOnWriteArrayList<>();
 
         @Override
         public void accept(PartitionSample sample) {
@@ -30,13 +32,13 @@ final class AqeFixtures {
     }
 
     /** What a plan output: rows and a checksum that does not depend on the order of rows or batches. */
-    record Output(long rows, long checksum) {}
+    public record Output(long rows, long checksum) {}
 
-    static ExecutionPlan scan(TpchCatalog catalog, String table, int partitions) {
+    public static ExecutionPlan scan(TpchCatalog catalog, String table, int partitions) {
         return catalog.table(table).orElseThrow().scan(ScanRequest.all(partitions));
     }
 
-    static ColumnExpr column(ExecutionPlan plan, String name) {
+    public static ColumnExpr column(ExecutionPlan plan, String name) {
         List<Field> fields = plan.schema().getFields();
         for (int i = 0; i < fields.size(); i++) {
             if (fields.get(i).getName().equals(name)) {
@@ -46,13 +48,13 @@ final class AqeFixtures {
         throw new IllegalArgumentException("no column " + name);
     }
 
-    static TaskContext context(TestingContext testing, int batchSize, SampleSink sink) {
+    public static TaskContext context(TestingContext testing, int batchSize, SampleSink sink) {
         return new TaskContext("aqe-test", testing.allocator(), testing.pool(), testing.context().executor(),
                 new ExecutionConfig(batchSize, 2), Map.of(SampleSink.class, sink));
     }
 
     /** Runs every partition of {@code plan} to its end, one after the other. */
-    static Output run(ExecutionPlan plan, TaskContext context) {
+    public static Output run(ExecutionPlan plan, TaskContext context) {
         long rows = 0;
         long checksum = 0;
         for (int partition = 0; partition < plan.outputPartitioning().partitionCount(); partition++) {

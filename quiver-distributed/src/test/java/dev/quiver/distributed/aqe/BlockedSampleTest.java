@@ -7,10 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.quiver.distributed.aqe.AqeFixtures.RecordingSink;
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.SamplerExec;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;
 import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.distributed.protocol.DriverState;
+import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;

@@ -5,8 +5,8 @@ import static dev.quiver.distributed.aqe.AqeFixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.quiver.distributed.exchange.StageInputExec;
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;

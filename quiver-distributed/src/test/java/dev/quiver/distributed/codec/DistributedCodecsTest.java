@@ -2,9 +2,9 @@ package dev.quiver.distributed.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.distributed.exchange.StageInputExec;
-import dev.quiver.distributed.plan.BoundaryKind;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;

@@ -17,7 +17,7 @@ import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
+import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.expr.ScalarFunctionExpr;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
@@ -214,9 +214,9 @@ class PlanCodecTest {
                 new LikeExpr(name, "a!%%", Optional.of('!'), true),
                 new InListExpr(grp, Arrays.asList(0, null), false),
                 new InListExpr(name, List.of("fig", "kiwi"), true),
-                new ScalarFunctionExpr(ScalarFunction.UPPER, List.of(name), QuiverTypes.UTF8),
-                new ScalarFunctionExpr(ScalarFunction.EXTRACT_YEAR, List.of(item("day")), QuiverTypes.INT64),
-                new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(name, new LiteralExpr(null, QuiverTypes.UTF8)), QuiverTypes.UTF8));
+                new ScalarFunctionExpr(FunctionRegistry.builtins().require("upper"), List.of(name), QuiverTypes.UTF8),
+                new ScalarFunctionExpr(FunctionRegistry.builtins().require("year"), List.of(item("day")), QuiverTypes.INT64),
+                new ScalarFunctionExpr(FunctionRegistry.builtins().require("coalesce"), List.of(name, new LiteralExpr(null, QuiverTypes.UTF8)), QuiverTypes.UTF8));
     }
 
     @Test

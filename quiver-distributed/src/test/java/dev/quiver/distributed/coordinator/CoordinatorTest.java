@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.exchange.StageInputExec;
-import dev.quiver.distributed.plan.BoundaryKind;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageOutput;
 import dev.quiver.distributed.plan.TaskCountHint;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskRequest;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskRequest;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -159,7 +159,7 @@ class CoordinatorTest {
         DistributedQuery query = newQuery(shufflePlan(3));
         drain(query.start());
         List<TaskRequest> sent = workers.stream().flatMap(w -> w.requests.stream()).toList();
-        Map<Integer, dev.quiver.distributed.worker.WorkerAddress> stage0Workers = new java.util.HashMap<>();
+        Map<Integer, dev.quiver.distributed.protocol.WorkerAddress> stage0Workers = new java.util.HashMap<>();
         for (FakeWorker worker : workers) {
             worker.requests.stream().filter(r -> r.taskId().stageId() == 0).forEach(r -> stage0Workers.put(r.taskId().taskIndex(), worker.address()));
         }
@@ -210,7 +210,7 @@ class CoordinatorTest {
     @Test
     void closingTheResultEarlyEndsEveryTask() throws Exception {
         DistributedQuery query = newQuery(coalescePlan());
-        workers.get(0).executed.put(new dev.quiver.distributed.task.TaskId("q1", 0, 0), true);
+        workers.get(0).executed.put(new dev.quiver.distributed.protocol.TaskId("q1", 0, 0), true);
         BatchStream results = query.start();
         results.close();
         FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);

@@ -1,7 +1,7 @@
 package dev.quiver.distributed.coordinator;
 
-import dev.quiver.distributed.exchange.ExchangeClient;
-import dev.quiver.distributed.exchange.RemotePartition;
+import dev.quiver.distributed.operator.ExchangeClient;
+import dev.quiver.distributed.operator.RemotePartition;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;

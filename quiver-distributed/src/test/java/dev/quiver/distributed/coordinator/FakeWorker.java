@@ -1,15 +1,15 @@
 package dev.quiver.distributed.coordinator;
 
-import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskListener;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskRequest;
-import dev.quiver.distributed.task.TaskState;
-import dev.quiver.distributed.worker.WorkerAddress;
-import dev.quiver.distributed.worker.WorkerClient;
-import dev.quiver.distributed.worker.WorkerInfo;
+import dev.quiver.distributed.client.TaskControl;
+import dev.quiver.distributed.client.TaskListener;
+import dev.quiver.distributed.client.WorkerClient;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskRequest;
+import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;

@@ -3,7 +3,8 @@ package dev.quiver.distributed.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.operator.ValuesExec;

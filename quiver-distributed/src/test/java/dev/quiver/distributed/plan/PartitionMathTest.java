@@ -7,10 +7,11 @@ import static dev.quiver.distributed.plan.PlanBuilders.fanOut;
 import static dev.quiver.distributed.plan.PlanBuilders.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.exchange.RemotePartition;
-import dev.quiver.distributed.exchange.StageInputExec;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.operator.RemotePartition;
+import dev.quiver.distributed.operator.StageInputExec;
+import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;

@@ -27,7 +27,7 @@ public final class PlanBuilders {
     private PlanBuilders() {}
 
     /** A table of {@code rows} rows (k = i % 7, v = i) in {@code partitions} partitions. */
-    static MemoryScanExec table(int rows, int partitions) {
+    public static MemoryScanExec table(int rows, int partitions) {
         List<List<Object>> data = new ArrayList<>();
         for (long i = 0; i < rows; i++) {
             data.add(List.of(i % 7, i));
@@ -46,24 +46,24 @@ public final class PlanBuilders {
     }
 
     /** {@code SELECT DISTINCT key FROM input} as partial aggregate, hash repartition into P, final aggregate. */
-    static ExecutionPlan distinct(ExecutionPlan input, String key, int partitions) {
+    public static ExecutionPlan distinct(ExecutionPlan input, String key, int partitions) {
         HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, List.of(col(input, key)), List.of(key), List.of(), input);
         List<PhysicalExpr> keys = List.of(col(partial, key));
         return new HashAggregateExec(AggregateMode.FINAL, keys, List.of(key), List.of(),
                 new RepartitionExec(partial, new Partitioning.Hash(keys, partitions)));
     }
 
-    static ExecutionPlan coalesce(ExecutionPlan input) {
+    public static ExecutionPlan coalesce(ExecutionPlan input) {
         return new CoalescePartitionsExec(input);
     }
 
     /** {@code build JOIN probe ON build.k = probe.k}, the build side collected. */
-    static HashJoinExec collectLeft(ExecutionPlan build, ExecutionPlan probe, JoinType type) {
+    public static HashJoinExec collectLeft(ExecutionPlan build, ExecutionPlan probe, JoinType type) {
         return new HashJoinExec(build, probe, List.of(col(build, "k")), List.of(col(probe, "k")), type, Optional.empty(), PartitionMode.COLLECT_LEFT);
     }
 
     /** {@code build JOIN probe ON build.k = probe.k}, both sides hash-repartitioned into P. */
-    static HashJoinExec partitioned(ExecutionPlan build, ExecutionPlan probe, JoinType type, int partitions) {
+    public static HashJoinExec partitioned(ExecutionPlan build, ExecutionPlan probe, JoinType type, int partitions) {
         List<PhysicalExpr> buildKeys = List.of(col(build, "k"));
         List<PhysicalExpr> probeKeys = List.of(col(probe, "k"));
         return new HashJoinExec(new RepartitionExec(build, new Partitioning.Hash(buildKeys, partitions)),
@@ -71,12 +71,12 @@ public final class PlanBuilders {
                 PartitionMode.PARTITIONED);
     }
 
-    static NestedLoopJoinExec crossJoin(ExecutionPlan left, ExecutionPlan right, JoinType type) {
+    public static NestedLoopJoinExec crossJoin(ExecutionPlan left, ExecutionPlan right, JoinType type) {
         return new NestedLoopJoinExec(left, right, type, Optional.empty());
     }
 
     /** Settings for {@code workers} workers and P partitions that split every scan as far as the limit allows. */
-    static DistributedPlannerSettings fanOut(int workers, int partitions) {
+    public static DistributedPlannerSettings fanOut(int workers, int partitions) {
         return DistributedPlannerSettings.defaults(workers, partitions).withBytesPerPartitionForScans(1);
     }
 }

@@ -2,7 +2,8 @@ package dev.quiver.distributed.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,8 @@ import static dev.quiver.distributed.plan.PlanBuilders.coalesce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.exchange.StageInputExec;
+import dev.quiver.distributed.operator.StageInputExec;
+import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;

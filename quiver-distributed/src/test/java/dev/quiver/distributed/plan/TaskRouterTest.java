@@ -6,7 +6,9 @@ import static dev.quiver.distributed.plan.PlanBuilders.fanOut;
 import static dev.quiver.distributed.plan.PlanBuilders.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.operator.BoundaryKind;
+import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.Collections;
 import java.util.List;

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.protocol.ControlMessage;
+import dev.quiver.distributed.protocol.FlightErrors;
+import dev.quiver.distributed.protocol.HeartbeatSettings;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskRequest;
+import dev.quiver.distributed.protocol.WireFormat;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.memory.MemoryScanExec;

@@ -1,10 +1,10 @@
 package dev.quiver.distributed.worker;
 
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskListener;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.client.TaskListener;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,12 +3,12 @@ package dev.quiver.distributed.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.exchange.RemotePartition;
-import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskReport;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.client.TaskControl;
+import dev.quiver.distributed.operator.RemotePartition;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;

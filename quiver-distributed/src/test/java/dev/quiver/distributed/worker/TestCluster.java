@@ -2,13 +2,15 @@ package dev.quiver.distributed.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.client.FlightWorkerClient;
+import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.exchange.DataTicket;
-import dev.quiver.distributed.exchange.ExchangeClient;
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.exchange.RemotePartition;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.operator.ExchangeClient;
+import dev.quiver.distributed.operator.RemotePartition;
+import dev.quiver.distributed.protocol.DataTicket;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;

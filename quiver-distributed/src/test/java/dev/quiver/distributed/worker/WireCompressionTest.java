@@ -2,11 +2,13 @@ package dev.quiver.distributed.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.client.TaskControl;
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.exchange.DataTicket;
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.task.TaskControl;
-import dev.quiver.distributed.task.TaskId;
+import dev.quiver.distributed.protocol.DataTicket;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.WireFormat;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import io.grpc.CallOptions;
 import io.grpc.Channel;

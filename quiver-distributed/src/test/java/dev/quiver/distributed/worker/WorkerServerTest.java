@@ -3,9 +3,11 @@ package dev.quiver.distributed.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.exchange.ProducerHead;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskRequest;
+import dev.quiver.distributed.protocol.ProducerHead;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskRequest;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.memory.MemoryScanExec;

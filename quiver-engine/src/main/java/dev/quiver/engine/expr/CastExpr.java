@@ -22,6 +22,17 @@ public record CastExpr(PhysicalExpr input, ArrowType type) implements PhysicalEx
         requireNonNull(type, "type is null");
     }
 
+    /** {@code expr} as {@code type}: unchanged when it already is, a NULL literal retyped, otherwise a cast. */
+    public static PhysicalExpr to(PhysicalExpr expr, ArrowType type) {
+        if (expr.type().equals(type)) {
+            return expr;
+        }
+        if (expr instanceof LiteralExpr literal && literal.value() == null) {
+            return new LiteralExpr(null, type);
+        }
+        return new CastExpr(expr, type);
+    }
+
     @Override
     public boolean nullable() {
         return input.nullable();

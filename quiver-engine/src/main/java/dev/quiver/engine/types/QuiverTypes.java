@@ -1,5 +1,7 @@
 package dev.quiver.engine.types;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -60,6 +62,53 @@ public final class QuiverTypes {
 
     public static boolean isNumeric(ArrowType type) {
         return type instanceof ArrowType.Int || type instanceof ArrowType.Decimal || type instanceof ArrowType.FloatingPoint;
+    }
+
+    /**
+     * The type two values convert to when one expression yields either ({@code coalesce},
+     * {@code CASE} branches, comparisons): the wider integer, a decimal holding the digits of
+     * both (at most 38), DOUBLE when either is DOUBLE, TIMESTAMP for a DATE with a TIMESTAMP.
+     * Other mixes fail with TYPE_MISMATCH.
+     */
+    public static ArrowType commonType(ArrowType left, ArrowType right) {
+        if (left.equals(right) || right instanceof ArrowType.Null) {
+            return left;
+        }
+        if (left instanceof ArrowType.Null) {
+            return right;
+        }
+        if (isDatetime(left) && isDatetime(right)) {
+            return TIMESTAMP;
+        }
+        if (!isNumeric(left) || !isNumeric(right)) {
+            throw new QuiverException(ErrorCode.TYPE_MISMATCH, "No common type for " + sqlName(left) + " and " + sqlName(right));
+        }
+        if (left instanceof ArrowType.FloatingPoint || right instanceof ArrowType.FloatingPoint) {
+            return FLOAT64;
+        }
+        if (left instanceof ArrowType.Int l && right instanceof ArrowType.Int r) {
+            return l.getBitWidth() >= r.getBitWidth() ? l : r;
+        }
+        int scale = Math.max(scale(left), scale(right));
+        int integerDigits = Math.max(precision(left) - scale(left), precision(right) - scale(right));
+        return decimal(Math.min(MAX_DECIMAL_PRECISION, integerDigits + scale), scale);
+    }
+
+    private static boolean isDatetime(ArrowType type) {
+        return type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp;
+    }
+
+    /** The decimal scale of a number type: 0 for integers. */
+    private static int scale(ArrowType type) {
+        return type instanceof ArrowType.Decimal d ? d.getScale() : 0;
+    }
+
+    /** Decimal digits a number type holds: 10 for INTEGER, 19 for BIGINT. */
+    private static int precision(ArrowType type) {
+        if (type instanceof ArrowType.Decimal d) {
+            return d.getPrecision();
+        }
+        return ((ArrowType.Int) type).getBitWidth() <= 32 ? 10 : 19;
     }
 
     /** SQL-style name for messages and plan display: {@code DECIMAL(15,2)}, {@code BIGINT}. */

@@ -87,7 +87,7 @@ class CastExprTest {
             assertThat(cast(testing, QuiverTypes.UTF8, QuiverTypes.TIMESTAMP, "1998-09-02 01:02:03.000004", "1998-09-02")).containsExactly(micros,
                     LocalDate.parse("1998-09-02").toEpochDay() * 86_400_000_000L);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.TIMESTAMP, Arrays.asList(micros, null),
-                    c -> new ScalarFunctionExpr(ScalarFunction.EXTRACT_MONTH, java.util.List.of(c), QuiverTypes.INT64))).containsExactly(9L, null);
+                    c -> new ScalarFunctionExpr(ExprTesting.function("month"), java.util.List.of(c), QuiverTypes.INT64))).containsExactly(9L, null);
             assertThat(cast(testing, QuiverTypes.UTF8, QuiverTypes.BOOLEAN, "true", "FALSE", null)).containsExactly(true, false, null);
             assertThat(cast(testing, QuiverTypes.BOOLEAN, QuiverTypes.UTF8, true, false)).containsExactly("true", "false");
             assertThat(cast(testing, QuiverTypes.BOOLEAN, QuiverTypes.INT32, true, false)).containsExactly(1, 0);

@@ -48,11 +48,11 @@ class DateAndCaseExprTest {
         List<Object> dates = Arrays.asList(day("2000-02-29"), day("2000-03-01"), day("1900-02-28"), day("1900-03-01"), day("1996-12-31"),
                 day("1969-12-31"), null);
         try (TestingContext testing = new TestingContext()) {
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ScalarFunction.EXTRACT_YEAR, QuiverTypes.INT64, c)))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ExprTesting.function("year"), QuiverTypes.INT64, c)))
                     .containsExactly(2000L, 2000L, 1900L, 1900L, 1996L, 1969L, null);
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ScalarFunction.EXTRACT_MONTH, QuiverTypes.INT64, c)))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ExprTesting.function("month"), QuiverTypes.INT64, c)))
                     .containsExactly(2L, 3L, 2L, 3L, 12L, 12L, null);
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ScalarFunction.EXTRACT_DAY, QuiverTypes.INT64, c)))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates, c -> fn(ExprTesting.function("day"), QuiverTypes.INT64, c)))
                     .containsExactly(29L, 1L, 28L, 1L, 31L, 31L, null);
         }
     }
@@ -62,13 +62,13 @@ class DateAndCaseExprTest {
         List<Object> dates = Arrays.asList(day("2000-01-31"), day("1999-01-31"), day("1998-12-01"), null);
         try (TestingContext testing = new TestingContext()) {
             assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates,
-                    c -> fn(ScalarFunction.DATE_ADD_MONTHS, QuiverTypes.DATE32, c, lit(1, QuiverTypes.INT32))))
+                    c -> fn(ExprTesting.function("date_add_months"), QuiverTypes.DATE32, c, lit(1, QuiverTypes.INT32))))
                     .containsExactly(day("2000-02-29"), day("1999-02-28"), day("1999-01-01"), null);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates,
-                    c -> fn(ScalarFunction.DATE_ADD_MONTHS, QuiverTypes.DATE32, c, lit(-12, QuiverTypes.INT32))))
+                    c -> fn(ExprTesting.function("date_add_months"), QuiverTypes.DATE32, c, lit(-12, QuiverTypes.INT32))))
                     .containsExactly(day("1999-01-31"), day("1998-01-31"), day("1997-12-01"), null);
             assertThat(evalColumn(testing.allocator(), QuiverTypes.DATE32, dates,
-                    c -> fn(ScalarFunction.DATE_ADD_DAYS, QuiverTypes.DATE32, c, lit(-90L, QuiverTypes.INT64))))
+                    c -> fn(ExprTesting.function("date_add_days"), QuiverTypes.DATE32, c, lit(-90L, QuiverTypes.INT64))))
                     .containsExactly(day("1999-11-02"), day("1998-11-02"), day("1998-09-02"), null);
         }
     }
@@ -103,20 +103,20 @@ class DateAndCaseExprTest {
     void absRoundCoalesce() {
         try (TestingContext testing = new TestingContext()) {
             List<Object> decimals = Arrays.asList(new BigDecimal("-1.25"), new BigDecimal("3.35"), null, new BigDecimal("-0.05"));
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.decimal(10, 2), decimals, c -> fn(ScalarFunction.ABS, QuiverTypes.decimal(10, 2), c)))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.decimal(10, 2), decimals, c -> fn(ExprTesting.function("abs"), QuiverTypes.decimal(10, 2), c)))
                     .containsExactly(new BigDecimal("1.25"), new BigDecimal("3.35"), null, new BigDecimal("0.05"));
             assertThat(evalColumn(testing.allocator(), QuiverTypes.decimal(10, 2), decimals,
-                    c -> fn(ScalarFunction.ROUND, QuiverTypes.decimal(10, 1), c, lit(1, QuiverTypes.INT32))))
+                    c -> fn(ExprTesting.function("round"), QuiverTypes.decimal(10, 1), c, lit(1, QuiverTypes.INT32))))
                     .containsExactly(new BigDecimal("-1.3"), new BigDecimal("3.4"), null, new BigDecimal("-0.1"));
             assertThat(evalColumn(testing.allocator(), QuiverTypes.decimal(10, 2), decimals,
-                    c -> fn(ScalarFunction.ROUND, QuiverTypes.decimal(10, 2), c, lit(0, QuiverTypes.INT32))))
+                    c -> fn(ExprTesting.function("round"), QuiverTypes.decimal(10, 2), c, lit(0, QuiverTypes.INT32))))
                     .containsExactly(new BigDecimal("-1.00"), new BigDecimal("3.00"), null, new BigDecimal("0.00"));
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.INT64, Arrays.asList(-3L, 4L, null), c -> fn(ScalarFunction.ABS, QuiverTypes.INT64, c)))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.INT64, Arrays.asList(-3L, 4L, null), c -> fn(ExprTesting.function("abs"), QuiverTypes.INT64, c)))
                     .containsExactly(3L, 4L, null);
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.FLOAT64, Arrays.asList(2.345, -2.5), c -> fn(ScalarFunction.ROUND, QuiverTypes.FLOAT64, c,
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.FLOAT64, Arrays.asList(2.345, -2.5), c -> fn(ExprTesting.function("round"), QuiverTypes.FLOAT64, c,
                     lit(2, QuiverTypes.INT32)))).containsExactly(2.35, -2.5);
             List<Object> ints = new ArrayList<>(Arrays.asList(1L, null, 3L));
-            assertThat(evalColumn(testing.allocator(), QuiverTypes.INT64, ints, c -> fn(ScalarFunction.COALESCE, QuiverTypes.INT64, c, lit(0L, QuiverTypes.INT64))))
+            assertThat(evalColumn(testing.allocator(), QuiverTypes.INT64, ints, c -> fn(ExprTesting.function("coalesce"), QuiverTypes.INT64, c, lit(0L, QuiverTypes.INT64))))
                     .containsExactly(1L, 0L, 3L);
         }
     }

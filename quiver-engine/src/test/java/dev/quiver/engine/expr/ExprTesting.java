@@ -26,6 +26,11 @@ final class ExprTesting {
         return new Schema(fields);
     }
 
+    /** The registry's function of that name. */
+    static dev.quiver.engine.expr.function.ScalarFunction function(String name) {
+        return dev.quiver.engine.expr.function.FunctionRegistry.builtins().require(name);
+    }
+
     static ColumnExpr col(Schema schema, int index) {
         Field field = schema.getFields().get(index);
         return new ColumnExpr(index, field.getName(), field.getType(), true);

@@ -1,5 +1,6 @@
 package dev.quiver.engine.expr;
 
+import dev.quiver.engine.expr.function.ScalarFunction;
 import static dev.quiver.engine.expr.ExprTesting.col;
 import static dev.quiver.engine.expr.ExprTesting.eval;
 import static dev.quiver.engine.expr.ExprTesting.evalColumn;
@@ -88,13 +89,13 @@ class StringExprTest {
             assertThat(eval(testing.allocator(), substring(schema, 4, 100), schema, rows)).containsExactly("lo", "lo", "", null);
             assertThat(eval(testing.allocator(), substring(schema, 6, 1), schema, rows)).containsExactly("", "", "", null);
             assertThat(eval(testing.allocator(), substring(schema, 1, 0), schema, rows)).containsExactly("", "", "", null);
-            assertThat(eval(testing.allocator(), new ScalarFunctionExpr(ScalarFunction.SUBSTRING, List.of(col(schema, 0), lit(3, QuiverTypes.INT32)),
+            assertThat(eval(testing.allocator(), new ScalarFunctionExpr(ExprTesting.function("substring"), List.of(col(schema, 0), lit(3, QuiverTypes.INT32)),
                     QuiverTypes.UTF8), schema, rows)).containsExactly("llo", "llo", "", null);
         }
     }
 
     private static ScalarFunctionExpr substring(Schema schema, int start, int length) {
-        return new ScalarFunctionExpr(ScalarFunction.SUBSTRING, List.of(col(schema, 0), lit(start, QuiverTypes.INT32), lit(length, QuiverTypes.INT32)),
+        return new ScalarFunctionExpr(ExprTesting.function("substring"), List.of(col(schema, 0), lit(start, QuiverTypes.INT32), lit(length, QuiverTypes.INT32)),
                 QuiverTypes.UTF8);
     }
 
@@ -103,17 +104,17 @@ class StringExprTest {
         Schema schema = schema(QuiverTypes.UTF8, QuiverTypes.UTF8);
         List<List<Object>> rows = List.of(row("  Mixed Case ", "x"), row("héllo", null), row("", "y"));
         try (TestingContext testing = new TestingContext()) {
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.UPPER, QuiverTypes.UTF8, col(schema, 0)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("upper"), QuiverTypes.UTF8, col(schema, 0)), schema, rows))
                     .containsExactly("  MIXED CASE ", "HÉLLO", "");
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.LOWER, QuiverTypes.UTF8, col(schema, 0)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("lower"), QuiverTypes.UTF8, col(schema, 0)), schema, rows))
                     .containsExactly("  mixed case ", "héllo", "");
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.TRIM, QuiverTypes.UTF8, col(schema, 0)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("btrim"), QuiverTypes.UTF8, col(schema, 0)), schema, rows))
                     .containsExactly("Mixed Case", "héllo", "");
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.CHAR_LENGTH, QuiverTypes.INT64, col(schema, 0)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("length"), QuiverTypes.INT64, col(schema, 0)), schema, rows))
                     .containsExactly(13L, 5L, 0L);
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.CONCAT, QuiverTypes.UTF8, col(schema, 0), lit("-", QuiverTypes.UTF8), col(schema, 1)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("||"), QuiverTypes.UTF8, col(schema, 0), lit("-", QuiverTypes.UTF8), col(schema, 1)), schema, rows))
                     .containsExactly("  Mixed Case -x", null, "-y");
-            assertThat(eval(testing.allocator(), fn(ScalarFunction.COALESCE, QuiverTypes.UTF8, col(schema, 1), lit("none", QuiverTypes.UTF8)), schema, rows))
+            assertThat(eval(testing.allocator(), fn(ExprTesting.function("coalesce"), QuiverTypes.UTF8, col(schema, 1), lit("none", QuiverTypes.UTF8)), schema, rows))
                     .containsExactly("x", "none", "y");
         }
     }

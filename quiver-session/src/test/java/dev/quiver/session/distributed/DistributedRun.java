@@ -3,9 +3,9 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
-import dev.quiver.distributed.coordinator.LocalCluster;
 import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.task.TaskState;
+import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;

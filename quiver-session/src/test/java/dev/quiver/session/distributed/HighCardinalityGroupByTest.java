@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
-import dev.quiver.distributed.exact.AggregateMemorySizingHandler;
-import dev.quiver.distributed.exact.AggregateSizing;
+import dev.quiver.distributed.handler.AggregateMemorySizingHandler;
+import dev.quiver.distributed.handler.AggregateSizing;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
-import dev.quiver.distributed.task.OperatorMetricsSnapshot;
-import dev.quiver.distributed.task.TaskReport;
+import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
+import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;

@@ -1,6 +1,6 @@
 package dev.quiver.session.distributed;
 
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.quiver.session.distributed;
 
-import dev.quiver.distributed.coordinator.QuiverVersion;
+import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.SqlPlanCodec;

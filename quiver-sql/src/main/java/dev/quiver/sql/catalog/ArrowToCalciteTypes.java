@@ -29,7 +29,20 @@ public final class ArrowToCalciteTypes {
     }
 
     private static RelDataType sqlType(RelDataTypeFactory typeFactory, String tableName, Field field) {
-        ArrowType type = field.getType();
+        RelDataType type = sqlType(typeFactory, field.getType());
+        if (type == null) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, String.format(
+                    "Column '%s' of table '%s' has type %s, which SQL queries do not support",
+                    field.getName(), tableName, QuiverTypes.sqlName(field.getType())));
+        }
+        return type;
+    }
+
+    /** The SQL type (NOT NULL) of an Arrow type, or null when SQL has none for it. */
+    public static RelDataType sqlType(RelDataTypeFactory typeFactory, ArrowType type) {
+        if (type instanceof ArrowType.Null) {
+            return typeFactory.createSqlType(SqlTypeName.NULL);
+        }
         if (type instanceof ArrowType.Int i) {
             return typeFactory.createSqlType(switch (i.getBitWidth()) {
                 case 8 -> SqlTypeName.TINYINT;
@@ -63,8 +76,6 @@ public final class ArrowToCalciteTypes {
             precision = Math.min(precision, typeFactory.getTypeSystem().getMaxPrecision(SqlTypeName.TIMESTAMP));
             return typeFactory.createSqlType(SqlTypeName.TIMESTAMP, precision);
         }
-        throw new QuiverException(ErrorCode.NOT_SUPPORTED, String.format(
-                "Column '%s' of table '%s' has type %s, which SQL queries do not support",
-                field.getName(), tableName, QuiverTypes.sqlName(type)));
+        return null;
     }
 }

@@ -7,8 +7,7 @@ import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.CaseExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.ConditionalFunctions;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
@@ -172,7 +171,7 @@ final class AggregatePlanner {
             int index = (Integer) output;
             PhysicalExpr column = RexTranslator.column(plan.schema(), groupCount + index);
             if (sumZero.get(index)) {
-                column = new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, zero(column.type())), column.type());
+                column = ConditionalFunctions.COALESCE.call(List.of(column, zero(column.type())), column.type());
             }
             exprs.add(column);
         }

@@ -9,8 +9,7 @@ import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.IsNullExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.ConditionalFunctions;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
@@ -116,7 +115,7 @@ final class JoinPlanner {
 
     private static PhysicalExpr nullSafe(PhysicalExpr key) {
         LiteralExpr placeholder = new LiteralExpr(Literals.zero(key.type()), key.type());
-        return new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(key, placeholder), key.type());
+        return ConditionalFunctions.COALESCE.call(List.of(key, placeholder), key.type());
     }
 
     private static ExecutionPlan restoreOrder(ExecutionPlan plan, int buildCount, int probeCount) {

@@ -16,9 +16,9 @@ import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.ConditionalFunctions;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.sql.function.RegistrySqlFunction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,6 @@ import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -35,8 +34,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.fun.SqlTrimFunction;
 
 /**
  * Translates Calcite row expressions over one input into {@link PhysicalExpr}s over the input's
@@ -111,7 +108,7 @@ public final class RexTranslator {
         BinaryOperator arithmetic = ARITHMETIC.get(call.getKind());
         if (arithmetic != null) {
             boolean dateArithmetic = type instanceof ArrowType.Date && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
-            return dateArithmetic ? dateArithmetic(call) : arithmetic(arithmetic, call, type);
+            return dateArithmetic ? StandardCalls.translate(this, call, type) : arithmetic(arithmetic, call, type);
         }
         switch (call.getKind()) {
             case AND:
@@ -144,38 +141,11 @@ public final class RexTranslator {
                 return like(call);
             case SEARCH:
                 return translate(RexUtil.expandSearch(rexBuilder, null, call));
-            case COALESCE:
-                return new ScalarFunctionExpr(ScalarFunction.COALESCE, castAll(operands, type), type);
-            case EXTRACT:
-                return extract(call, type);
-            case TRIM:
-                return trim(call, type);
             default:
-                return function(call, type);
-        }
-    }
-
-    private PhysicalExpr function(RexCall call, ArrowType type) {
-        List<RexNode> operands = call.getOperands();
-        String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
-        if (call.getOperator() == SqlStdOperatorTable.CONCAT || name.equals("CONCAT") || name.equals("||")) {
-            return new ScalarFunctionExpr(ScalarFunction.CONCAT, translate(operands), type);
-        }
-        switch (name) {
-            case "SUBSTRING", "SUBSTR":
-                return new ScalarFunctionExpr(ScalarFunction.SUBSTRING, translate(operands), type);
-            case "UPPER":
-                return new ScalarFunctionExpr(ScalarFunction.UPPER, translate(operands), type);
-            case "LOWER":
-                return new ScalarFunctionExpr(ScalarFunction.LOWER, translate(operands), type);
-            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH":
-                return castTo(new ScalarFunctionExpr(ScalarFunction.CHAR_LENGTH, translate(operands), QuiverTypes.INT64), type);
-            case "ABS":
-                return new ScalarFunctionExpr(ScalarFunction.ABS, castAll(operands, type), type);
-            case "ROUND":
-                return new ScalarFunctionExpr(ScalarFunction.ROUND, translate(operands), type);
-            default:
-                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The function " + call.getOperator().getName() + " is not supported");
+                if (call.getOperator() instanceof RegistrySqlFunction function) {
+                    return function.function().call(translate(operands), type);
+                }
+                return StandardCalls.translate(this, call, type);
         }
     }
 
@@ -288,77 +258,16 @@ public final class RexTranslator {
         return new LikeExpr(translate(operands.get(0)), pattern.getValueAs(String.class), escape, negated);
     }
 
-    private PhysicalExpr extract(RexCall call, ArrowType type) {
-        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
-        ScalarFunction function = switch (unit) {
-            case YEAR -> ScalarFunction.EXTRACT_YEAR;
-            case MONTH -> ScalarFunction.EXTRACT_MONTH;
-            case DAY -> ScalarFunction.EXTRACT_DAY;
-            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + " FROM ...) is not supported; use YEAR, MONTH or DAY");
-        };
-        return castTo(new ScalarFunctionExpr(function, List.of(translate(call.getOperands().get(1))), QuiverTypes.INT64), type);
-    }
-
-    private PhysicalExpr trim(RexCall call, ArrowType type) {
-        List<RexNode> operands = call.getOperands();
-        SqlTrimFunction.Flag flag = ((RexLiteral) operands.get(0)).getValueAs(SqlTrimFunction.Flag.class);
-        String characters = ((RexLiteral) operands.get(1)).getValueAs(String.class);
-        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(characters)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only TRIM of spaces from both ends is supported: " + call);
-        }
-        return new ScalarFunctionExpr(ScalarFunction.TRIM, List.of(translate(operands.get(2))), type);
-    }
-
-    /** {@code date ± interval}: DATE_ADD_DAYS or DATE_ADD_MONTHS with a constant count. */
-    private PhysicalExpr dateArithmetic(RexCall call) {
-        RexNode date = call.getOperands().get(0);
-        RexNode interval = call.getOperands().get(1);
-        if (interval.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE) {
-            RexNode swap = date;
-            date = interval;
-            interval = swap;
-        }
-        if (!(interval instanceof RexLiteral literal)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only constant intervals can be added to dates: " + call);
-        }
-        long sign = call.getKind() == SqlKind.MINUS ? -1 : 1;
-        Long days = Literals.intervalDays(literal);
-        if (days != null) {
-            return new ScalarFunctionExpr(ScalarFunction.DATE_ADD_DAYS,
-                    List.of(translate(date), new LiteralExpr(sign * days, QuiverTypes.INT64)), QuiverTypes.DATE32);
-        }
-        Long months = Literals.intervalMonths(literal);
-        if (months != null) {
-            return new ScalarFunctionExpr(ScalarFunction.DATE_ADD_MONTHS,
-                    List.of(translate(date), new LiteralExpr(Math.toIntExact(sign * months), QuiverTypes.INT32)), QuiverTypes.DATE32);
-        }
-        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Date arithmetic with " + interval.getType() + " is not supported: " + call);
-    }
-
-    private List<PhysicalExpr> castAll(List<RexNode> operands, ArrowType type) {
-        List<PhysicalExpr> exprs = new ArrayList<>();
-        for (RexNode operand : operands) {
-            exprs.add(castTo(translate(operand), type));
-        }
-        return exprs;
-    }
-
     private static PhysicalExpr coalesce(PhysicalExpr condition, boolean whenNull) {
-        return new ScalarFunctionExpr(ScalarFunction.COALESCE,
-                List.of(condition, new LiteralExpr(whenNull, QuiverTypes.BOOLEAN)), QuiverTypes.BOOLEAN);
+        return ConditionalFunctions.COALESCE.call(List.of(condition, new LiteralExpr(whenNull, QuiverTypes.BOOLEAN)), QuiverTypes.BOOLEAN);
     }
 
-    /** {@code expr} as {@code type}: unchanged when it already is, a NULL literal retyped, else a cast. */
+    /** {@code expr} as {@code type}, as {@link CastExpr#to}, with a numeric literal converted here rather than cast per batch. */
     static PhysicalExpr castTo(PhysicalExpr expr, ArrowType type) {
-        if (expr.type().equals(type)) {
-            return expr;
-        }
-        if (expr instanceof LiteralExpr literal && literal.value() == null) {
-            return new LiteralExpr(null, type);
-        }
-        if (expr instanceof LiteralExpr literal && literal.value() instanceof Number number && QuiverTypes.isNumeric(type)) {
+        if (!expr.type().equals(type) && expr instanceof LiteralExpr literal && literal.value() instanceof Number number
+                && QuiverTypes.isNumeric(type)) {
             return new LiteralExpr(Literals.convertNumber(number, type), type);
         }
-        return new CastExpr(expr, type);
+        return CastExpr.to(expr, type);
     }
 }

@@ -5,7 +5,6 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -17,9 +16,6 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * compared or joined in.
  */
 public final class TypeMapping {
-    private static final int INT32_DIGITS = 10;
-    private static final int INT64_DIGITS = 19;
-
     private TypeMapping() {}
 
     /** The Arrow type that stands for {@code type}; NOT_SUPPORTED for types Quiver does not compute with. */
@@ -56,38 +52,6 @@ public final class TypeMapping {
      * hash partitioning): the wider integer, a decimal holding both, or DOUBLE.
      */
     public static ArrowType commonType(ArrowType left, ArrowType right) {
-        if (left.equals(right)) {
-            return left;
-        }
-        if (left instanceof ArrowType.Null) {
-            return right;
-        }
-        if (right instanceof ArrowType.Null) {
-            return left;
-        }
-        if (!QuiverTypes.isNumeric(left) || !QuiverTypes.isNumeric(right)) {
-            throw new QuiverException(ErrorCode.TYPE_MISMATCH,
-                    "Cannot compare " + QuiverTypes.sqlName(left) + " with " + QuiverTypes.sqlName(right));
-        }
-        if (left instanceof ArrowType.FloatingPoint || right instanceof ArrowType.FloatingPoint) {
-            return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-        }
-        if (left instanceof ArrowType.Int l && right instanceof ArrowType.Int r) {
-            return l.getBitWidth() >= r.getBitWidth() ? l : r;
-        }
-        int scale = Math.max(scale(left), scale(right));
-        int integerDigits = Math.max(precision(left) - scale(left), precision(right) - scale(right));
-        return QuiverTypes.decimal(Math.min(QuiverTypes.MAX_DECIMAL_PRECISION, integerDigits + scale), scale);
-    }
-
-    private static int scale(ArrowType type) {
-        return type instanceof ArrowType.Decimal d ? d.getScale() : 0;
-    }
-
-    private static int precision(ArrowType type) {
-        if (type instanceof ArrowType.Decimal d) {
-            return d.getPrecision();
-        }
-        return ((ArrowType.Int) type).getBitWidth() <= 32 ? INT32_DIGITS : INT64_DIGITS;
+        return QuiverTypes.commonType(left, right);
     }
 }

@@ -4,8 +4,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.ScalarFunction;
-import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.function.ConditionalFunctions;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
@@ -182,7 +181,7 @@ final class WindowPlanner {
             ArrowType type = TypeMapping.toArrow(fields.get(i).getType());
             PhysicalExpr column = RexTranslator.castTo(RexTranslator.column(plan.schema(), columnOf[i]), type);
             if (sumZero[i]) {
-                column = new ScalarFunctionExpr(ScalarFunction.COALESCE, List.of(column, new LiteralExpr(Literals.zero(type), type)), type);
+                column = ConditionalFunctions.COALESCE.call(List.of(column, new LiteralExpr(Literals.zero(type), type)), type);
             }
             exprs.add(column);
             names.add(fields.get(i).getName());

@@ -3,8 +3,10 @@ package dev.quiver.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
+import dev.quiver.sql.function.QuiverOperatorTable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +24,7 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
-import org.apache.calcite.sql.fun.SqlLibraryOperators;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -55,9 +54,8 @@ public final class SqlPlanner {
             // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
             .withConformance(SqlConformanceEnum.LENIENT);
 
-    // Single library functions: a whole library (e.g. BIG_QUERY) brings conflicting SUBSTR forms.
-    static final SqlOperatorTable OPERATOR_TABLE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.SUBSTR_POSTGRESQL, SqlLibraryOperators.DATE, SqlLibraryOperators.CONCAT_FUNCTION));
+    /** The registry's functions, Calcite's operators, the Babel parser's few library operators. */
+    static final SqlOperatorTable OPERATOR_TABLE = QuiverOperatorTable.create(FunctionRegistry.builtins());
 
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)

@@ -3,10 +3,10 @@ package dev.quiver.distributed.coordinator.spi;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.plan.TaskCountHint;
-import dev.quiver.distributed.task.TaskError;
-import dev.quiver.distributed.task.TaskId;
-import dev.quiver.distributed.task.TaskState;
-import dev.quiver.distributed.worker.WorkerAddress;
+import dev.quiver.distributed.protocol.TaskError;
+import dev.quiver.distributed.protocol.TaskId;
+import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import java.util.List;
 import java.util.Optional;
 

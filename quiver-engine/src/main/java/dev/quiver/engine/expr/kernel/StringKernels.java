@@ -212,8 +212,11 @@ public final class StringKernels {
         }
     }
 
-    /** CONCAT / {@code ||}: NULL if any argument is NULL. Arguments must be VARCHAR. */
-    public static FieldVector concat(List<Operand> args, int rows, BufferAllocator allocator) {
+    /**
+     * Concatenates VARCHAR arguments: with {@code skipNulls} ({@code concat}) NULL arguments are
+     * left out, otherwise ({@code ||}) any NULL makes the row NULL.
+     */
+    public static FieldVector concat(List<Operand> args, boolean skipNulls, int rows, BufferAllocator allocator) {
         VarCharVector[] vectors = new VarCharVector[args.size()];
         try {
             long bytes = 1;
@@ -229,6 +232,9 @@ public final class StringKernels {
                     boolean isNull = false;
                     for (VarCharVector vector : vectors) {
                         if (vector.isNull(i)) {
+                            if (skipNulls) {
+                                continue;
+                            }
                             isNull = true;
                             break;
                         }

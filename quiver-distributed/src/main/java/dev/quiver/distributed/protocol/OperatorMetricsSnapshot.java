@@ -1,0 +1,44 @@
+package dev.quiver.distributed.protocol;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.execution.ExecutionPlan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one operator of a task's plan measured, as sent from a worker when the task ends. Nodes
+ * are numbered in pre-order (root 0, then each child's subtree in order), which lets the
+ * coordinator line them up with its copy of the task plan.
+ *
+ * @param peakMemoryBytes the largest peak of one partition (what plans show as {@code peak_mem})
+ * @param summedPeakMemoryBytes the sum of the partitions' peaks: the task's peak for state that
+ *        grows until the input ends, such as a hash aggregate's tables
+ */
+public record OperatorMetricsSnapshot(int nodeIndex, String name, long outputRows, long outputBytes, long elapsedComputeNanos,
+        long peakMemoryBytes, long summedPeakMemoryBytes) {
+    public OperatorMetricsSnapshot {
+        requireNonNull(name, "name is null");
+    }
+
+    /** A node of one partition (or whose partitions' sum is not known): the sum is the peak. */
+    public OperatorMetricsSnapshot(int nodeIndex, String name, long outputRows, long outputBytes, long elapsedComputeNanos, long peakMemoryBytes) {
+        this(nodeIndex, name, outputRows, outputBytes, elapsedComputeNanos, peakMemoryBytes, peakMemoryBytes);
+    }
+
+    /** The metrics of every node of {@code plan}, in pre-order. */
+    public static List<OperatorMetricsSnapshot> of(ExecutionPlan plan) {
+        List<OperatorMetricsSnapshot> out = new ArrayList<>();
+        collect(plan, out);
+        return List.copyOf(out);
+    }
+
+    private static void collect(ExecutionPlan node, List<OperatorMetricsSnapshot> out) {
+        var metrics = node.metrics();
+        out.add(new OperatorMetricsSnapshot(out.size(), node.name(), metrics.outputRows(), metrics.outputBytes(), metrics.elapsedComputeNanos(),
+                metrics.peakMemoryBytes(), metrics.summedPeakMemoryBytes()));
+        for (ExecutionPlan child : node.children()) {
+            collect(child, out);
+        }
+    }
+}

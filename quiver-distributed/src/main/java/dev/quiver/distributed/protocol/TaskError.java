@@ -1,0 +1,22 @@
+package dev.quiver.distributed.protocol;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+
+/** Why a task failed, as it travels from a worker to the coordinator: the original code and message. */
+public record TaskError(ErrorCode code, String message) {
+    public TaskError {
+        requireNonNull(code, "code is null");
+        requireNonNull(message, "message is null");
+    }
+
+    public static TaskError of(Throwable failure) {
+        if (failure instanceof QuiverException quiver) {
+            return new TaskError(quiver.errorCode(), quiver.getMessage());
+        }
+        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+        return new TaskError(ErrorCode.INTERNAL_ERROR, message);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.quiver.distributed.planner;
+
+import dev.quiver.distributed.event.DynamicStageBuiltEvent;
+import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.PlanningMode;
+import dev.quiver.distributed.event.StageBoundary;
+import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.PlanBuilders;
+import dev.quiver.distributed.plan.StageFragment;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.source.memory.MemoryScanExec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Plans cut the way the distributed planner cuts them, and the boundaries the coordinator would fire events for. */
+public final class ExactFixtures {
+    public static final Schema KV = PlanBuilders.KV;
+
+    private ExactFixtures() {}
+
+    /** A table of {@code rows} rows (k = i % 1000, v = i) in {@code partitions} partitions. */
+    public static MemoryScanExec table(int rows, int partitions) {
+        List<List<Object>> data = new ArrayList<>();
+        for (long i = 0; i < rows; i++) {
+            data.add(List.of(i % 1000, i));
+        }
+        return MemoryScanExec.split(KV, data, partitions);
+    }
+
+    public static ColumnExpr col(ExecutionPlan plan, String name) {
+        return PlanBuilders.col(plan, name);
+    }
+
+    /** {@code SELECT keys..., aggregates... FROM input GROUP BY keys} as partial aggregate, hash repartition into P, final aggregate. */
+    public static HashAggregateExec groupBy(ExecutionPlan input, List<String> keys, List<AggregateExpr> aggregates, int partitions) {
+        HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, keys.stream().map(key -> (PhysicalExpr) col(input, key)).toList(), keys,
+                aggregates, input);
+        List<PhysicalExpr> finalKeys = keys.stream().map(key -> (PhysicalExpr) col(partial, key)).toList();
+        return new HashAggregateExec(AggregateMode.FINAL, finalKeys, keys, aggregates,
+                new RepartitionExec(partial, new Partitioning.Hash(finalKeys, partitions)));
+    }
+
+    /** A handler named {@code name} answering the stage-built event with {@code answer} (and leaving the sampled event alone). */
+    public static StageEventHandler onBuilt(String name, Function<DynamicStageBuiltEvent, DynamicStageBuiltEventResponse> answer) {
+        return new StageEventHandler() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public DynamicStageBuiltEventResponse onStageBuilt(DynamicStageBuiltEvent event) {
+                return answer.apply(event);
+            }
+        };
+    }
+
+    public static DistributedPlanner planner(int workers, int partitions) {
+        return new DistributedPlanner(DistributedPlannerSettings.defaults(workers, partitions).withBytesPerPartitionForScans(1));
+    }
+
+    /** The boundary above stage {@code producer} of {@code fragments}, every worker with {@code memory} bytes. */
+    public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode) {
+        return boundary(fragments, producer, planner, memory, mode, Map.of());
+    }
+
+    public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode,
+            Map<String, String> config) {
+        return StageBoundaries.of("q1", fragments.get(producer), fragments, planner,
+                Collections.nCopies(planner.settings().workerCount(), memory), config, mode).orElseThrow();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.quiver.sql.physical;
+
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.function.FunctionRegistry;
+import dev.quiver.engine.expr.function.ScalarFunction;
+import dev.quiver.engine.types.QuiverTypes;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calls of Calcite's own operators that stand for registry functions: the special syntax the
+ * parser turns into standard operators ({@code TRIM(LEADING .. FROM ..)}, {@code EXTRACT},
+ * {@code ||}, {@code date + INTERVAL}), and standard functions Calcite's rules create. Each maps to
+ * the registry function that computes it, so the engine has one implementation of each.
+ */
+final class StandardCalls {
+    private static final FunctionRegistry REGISTRY = FunctionRegistry.builtins();
+
+    private StandardCalls() {}
+
+    static PhysicalExpr translate(RexTranslator translator, RexCall call, ArrowType type) {
+        List<RexNode> operands = call.getOperands();
+        switch (call.getKind()) {
+            case COALESCE:
+                return function("coalesce").call(translator.translate(operands), type);
+            case EXTRACT:
+                return extract(translator, call, type);
+            case TRIM:
+                return trim(translator, call, type);
+            case PLUS, MINUS:
+                return dateArithmetic(translator, call);
+            default:
+                break;
+        }
+        if (call.getOperator() == SqlStdOperatorTable.CONCAT) {
+            return function("||").call(translator.translate(operands), type);
+        }
+        Optional<ScalarFunction> byName = call.getOperator() instanceof SqlFunction ? REGISTRY.lookup(call.getOperator().getName())
+                : Optional.empty();
+        if (byName.isPresent()) {
+            return RexTranslator.castTo(byName.get().call(translator.translate(operands), type), type);
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The function " + call.getOperator().getName() + " is not supported");
+    }
+
+    private static ScalarFunction function(String name) {
+        return REGISTRY.require(name);
+    }
+
+    private static PhysicalExpr extract(RexTranslator translator, RexCall call, ArrowType type) {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        String name = switch (unit) {
+            case YEAR, MONTH, DAY -> unit.name().toLowerCase(Locale.ROOT);
+            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + " FROM ...) is not supported; use YEAR, MONTH or DAY");
+        };
+        ScalarFunction function = function(name);
+        return RexTranslator.castTo(function.call(List.of(translator.translate(call.getOperands().get(1))), QuiverTypes.INT64), type);
+    }
+
+    private static PhysicalExpr trim(RexTranslator translator, RexCall call, ArrowType type) {
+        List<RexNode> operands = call.getOperands();
+        SqlTrimFunction.Flag flag = ((RexLiteral) operands.get(0)).getValueAs(SqlTrimFunction.Flag.class);
+        String characters = ((RexLiteral) operands.get(1)).getValueAs(String.class);
+        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(characters)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only TRIM of spaces from both ends is supported: " + call);
+        }
+        return function("btrim").call(List.of(translator.translate(operands.get(2))), type);
+    }
+
+    /** {@code date ± interval}: date_add_days or date_add_months with a constant count. */
+    private static PhysicalExpr dateArithmetic(RexTranslator translator, RexCall call) {
+        RexNode date = call.getOperands().get(0);
+        RexNode interval = call.getOperands().get(1);
+        if (interval.getType().getSqlTypeName() == SqlTypeName.DATE) {
+            RexNode swap = date;
+            date = interval;
+            interval = swap;
+        }
+        if (!(interval instanceof RexLiteral literal)) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only constant intervals can be added to dates: " + call);
+        }
+        long sign = call.getKind() == SqlKind.MINUS ? -1 : 1;
+        Long days = Literals.intervalDays(literal);
+        if (days != null) {
+            return function("date_add_days").call(List.of(translator.translate(date), new LiteralExpr(sign * days, QuiverTypes.INT64)),
+                    QuiverTypes.DATE32);
+        }
+        Long months = Literals.intervalMonths(literal);
+        if (months != null && interval.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+            return function("date_add_months").call(
+                    List.of(translator.translate(date), new LiteralExpr(Math.toIntExact(sign * months), QuiverTypes.INT32)), QuiverTypes.DATE32);
+        }
+        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Date arithmetic with " + interval.getType() + " is not supported: " + call);
+    }
+}
