@@ -42,6 +42,7 @@ final class OperatorCodecs {
         List<PlanNodeCodec<?>> all = new ArrayList<>(relational());
         all.addAll(exchangesAndSorts());
         all.addAll(aggregatesAndJoins());
+        all.addAll(WindowCodecs.all());
         return all;
     }
 
@@ -199,7 +200,7 @@ final class OperatorCodecs {
         return rows;
     }
 
-    private static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
+    static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (SortKey key : keys) {
             ObjectNode out = array.addObject();
@@ -209,7 +210,7 @@ final class OperatorCodecs {
         return array;
     }
 
-    private static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
+    static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
         List<SortKey> keys = new ArrayList<>();
         for (JsonNode key : json) {
             keys.add(new SortKey(c.expr(c.required(key, "expr")), c.requiredBoolean(key, "ascending"), c.requiredBoolean(key, "nullsFirst")));
@@ -217,25 +218,35 @@ final class OperatorCodecs {
         return keys;
     }
 
-    private static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
+    static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (AggregateExpr aggregate : aggregates) {
-            ObjectNode out = array.addObject();
-            out.put("function", aggregate.function().name());
-            out.set("args", c.exprs(aggregate.args()));
-            out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
-            out.set("dataType", c.type(aggregate.type()));
+            array.add(aggregate(aggregate, c));
         }
         return array;
     }
 
-    private static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
+    /** One aggregate call (also inside a window expression). */
+    static ObjectNode aggregate(AggregateExpr aggregate, EncodeContext c) {
+        ObjectNode out = c.objectNode();
+        out.put("function", aggregate.function().name());
+        out.set("args", c.exprs(aggregate.args()));
+        out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
+        out.set("dataType", c.type(aggregate.type()));
+        return out;
+    }
+
+    static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
         List<AggregateExpr> aggregates = new ArrayList<>();
         for (JsonNode in : json) {
-            aggregates.add(new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
-                    c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
-                    c.type(c.required(in, "dataType"))));
+            aggregates.add(aggregate(in, c));
         }
         return aggregates;
+    }
+
+    static AggregateExpr aggregate(JsonNode in, DecodeContext c) {
+        return new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
+                c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
+                c.type(c.required(in, "dataType")));
     }
 }
