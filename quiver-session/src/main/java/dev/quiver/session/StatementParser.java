@@ -22,12 +22,18 @@ final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
-    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME + "\\s+AS\\s+(.+)");
+    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
+            + "(?:\\s*\\(([^()]*)\\))?\\s+AS\\s+(.+)");
     private static final Pattern DROP_VIEW = Pattern.compile("(?is)DROP\\s+VIEW\\s+(IF\\s+EXISTS\\s+)?" + NAME);
     private static final Pattern FIRST_WORD = Pattern.compile("(?s)\\s*([A-Za-z]+).*");
     private static final Set<String> UNSUPPORTED = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE");
 
     private StatementParser() {}
+
+    /** {@code CREATE VIEW v (a, b) AS q} names the columns of q: the view is {@code SELECT * FROM (q) AS v_columns(a, b)}. */
+    private static String withColumnNames(String query, String columns) {
+        return "SELECT * FROM (" + query + "\n) AS view_columns(" + columns.strip() + ")";
+    }
 
     /**
      * The statements of {@code script}: comments ({@code --} to the end of the line and
@@ -75,7 +81,9 @@ final class StatementParser {
         }
         matcher = CREATE_VIEW.matcher(text);
         if (matcher.matches()) {
-            return new Statement.CreateView(identifier(matcher.group(2)), matcher.group(3), matcher.group(1) != null);
+            String name = identifier(matcher.group(2));
+            String query = matcher.group(3) == null ? matcher.group(4) : withColumnNames(matcher.group(4), matcher.group(3));
+            return new Statement.CreateView(name, query, matcher.group(1) != null);
         }
         matcher = DROP_VIEW.matcher(text);
         if (matcher.matches()) {
