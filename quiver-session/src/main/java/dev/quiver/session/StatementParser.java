@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * Splits scripts into statements and recognises the statements Calcite does not parse
- * ({@code EXPLAIN}, {@code SET}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
+ * ({@code EXPLAIN}, {@code SET}, {@code SHOW SETTINGS}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
  * {@code DROP TABLE}); everything else is a
  * query for the SQL planner.
  *
@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
+    private static final Pattern SHOW_SETTINGS = Pattern.compile("(?is)SHOW\\s+SETTINGS");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
     private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
             + "(?:\\s*\\(([^()]*)\\))?\\s+AS\\s+(.+)");
@@ -74,6 +75,9 @@ final class StatementParser {
         Matcher matcher = EXPLAIN.matcher(text);
         if (matcher.matches()) {
             return new Statement.Explain(matcher.group(2), matcher.group(1) != null);
+        }
+        if (SHOW_SETTINGS.matcher(text).matches()) {
+            return new Statement.ShowSettings();
         }
         matcher = SET.matcher(text);
         if (matcher.matches()) {

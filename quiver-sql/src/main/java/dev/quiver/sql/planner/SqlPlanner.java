@@ -2,6 +2,8 @@ package dev.quiver.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
@@ -25,6 +27,7 @@ import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -66,14 +69,22 @@ public final class SqlPlanner {
 
     private final Catalog catalog;
     private final Map<String, String> views;
+    private final CurrentSetting currentSetting;
     private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
+
+    /** A planner outside a session: {@code current_setting} sees the engine's settings at their defaults. */
+    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+        this(catalog, views, EngineSettings.REGISTRY.defaults());
+    }
 
     /**
      * @param views view SQL by view name; a view may use tables and other views, not itself
+     * @param settings the session's settings, which {@code current_setting('name')} reads
      */
-    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+    public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
+        this.currentSetting = new CurrentSetting(settings);
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -125,7 +136,8 @@ public final class SqlPlanner {
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
-                .operatorTable(OPERATOR_TABLE)
+                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
+                .convertletTable(CurrentSetting.convertlets(currentSetting))
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 .executor(RexUtil.EXECUTOR)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)

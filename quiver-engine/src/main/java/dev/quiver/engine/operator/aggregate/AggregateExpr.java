@@ -2,6 +2,7 @@ package dev.quiver.engine.operator.aggregate;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.List;
@@ -26,9 +27,7 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
         args = List.copyOf(requireNonNull(args, "args is null"));
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");
-        if (args.isEmpty() && function != AggregateFunction.COUNT) {
-            throw new IllegalArgumentException(function + " needs an argument");
-        }
+        PlanChecks.checkArgument(!args.isEmpty() || function == AggregateFunction.COUNT, "aggregate " + name, "%s needs an argument", function);
     }
 
     /**
