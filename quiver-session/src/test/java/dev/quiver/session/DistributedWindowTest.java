@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.operator.StageInputExec;
@@ -40,8 +41,9 @@ class DistributedWindowTest {
     void start() throws SQLException {
         catalog = WindowTables.catalog();
         duckdb = new DuckDbOracle(catalog);
-        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1)
-                .withDynamicBytesPerPartition(4L << 10).withSampleBytesPerPartition(1L << 10).batchSize(64).build();
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4)
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1L).set(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION, 4L << 10)
+                .set(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 1L << 10).batchSize(64).build();
     }
 
     @AfterAll
