@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.worker.LocalCluster;
 import java.util.List;
 
@@ -18,8 +19,9 @@ final class ExecutionModes implements AutoCloseable {
 
     ExecutionModes(MemoryCatalog catalog) {
         single = QuerySession.builder().catalog(catalog).targetPartitions(3).batchSize(3).build();
-        cluster = QuerySession.builder().catalog(catalog).targetPartitions(2).batchSize(3).localWorkers(4).withBytesPerPartitionForScans(1)
-                .withDynamicBytesPerPartition(1).withSampleBytesPerPartition(64).build();
+        cluster = QuerySession.builder().catalog(catalog).targetPartitions(2).batchSize(3).localWorkers(4)
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1L).set(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION, 1L)
+                .set(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 64L).build();
     }
 
     /** The result of {@code sql} (one statement) in {@code mode}. */

@@ -44,6 +44,7 @@ final class OperatorCodecs {
         all.addAll(exchangesAndSorts());
         all.addAll(aggregatesAndJoins());
         all.addAll(RowSetCodecs.all());
+        all.addAll(WindowCodecs.all());
         return all;
     }
 
@@ -215,7 +216,7 @@ final class OperatorCodecs {
         return rows;
     }
 
-    private static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
+    static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (SortKey key : keys) {
             ObjectNode out = array.addObject();
@@ -225,7 +226,7 @@ final class OperatorCodecs {
         return array;
     }
 
-    private static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
+    static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
         List<SortKey> keys = new ArrayList<>();
         for (JsonNode key : json) {
             keys.add(new SortKey(c.expr(c.required(key, "expr")), c.requiredBoolean(key, "ascending"), c.requiredBoolean(key, "nullsFirst")));
@@ -233,20 +234,10 @@ final class OperatorCodecs {
         return keys;
     }
 
-    private static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
+    static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (AggregateExpr aggregate : aggregates) {
-            ObjectNode out = array.addObject();
-            out.put("function", aggregate.function().name());
-            out.set("args", c.exprs(aggregate.args()));
-            out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
-            out.set("dataType", c.type(aggregate.type()));
-            if (!aggregate.orderBy().isEmpty()) {
-                out.set("orderBy", sortKeys(aggregate.orderBy(), c));
-            }
-            if (!aggregate.parameters().isEmpty()) {
-                out.set("parameters", c.values(aggregate.parameters()));
-            }
+            array.add(aggregate(aggregate, c));
         }
         return array;
     }
@@ -266,14 +257,34 @@ final class OperatorCodecs {
         return sets;
     }
 
-    private static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
+    /** One aggregate call (also inside a window expression). */
+    static ObjectNode aggregate(AggregateExpr aggregate, EncodeContext c) {
+        ObjectNode out = c.objectNode();
+        out.put("function", aggregate.function().name());
+        out.set("args", c.exprs(aggregate.args()));
+        out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
+        out.set("dataType", c.type(aggregate.type()));
+        if (!aggregate.orderBy().isEmpty()) {
+            out.set("orderBy", sortKeys(aggregate.orderBy(), c));
+        }
+        if (!aggregate.parameters().isEmpty()) {
+            out.set("parameters", c.values(aggregate.parameters()));
+        }
+        return out;
+    }
+
+    static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
         List<AggregateExpr> aggregates = new ArrayList<>();
         for (JsonNode in : json) {
-            aggregates.add(new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
-                    c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
-                    c.type(c.required(in, "dataType")), in.has("orderBy") ? sortKeys(in.get("orderBy"), c) : List.of(),
-                    in.has("parameters") ? c.values(in.get("parameters")) : List.of()));
+            aggregates.add(aggregate(in, c));
         }
         return aggregates;
+    }
+
+    static AggregateExpr aggregate(JsonNode in, DecodeContext c) {
+        return new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
+                c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
+                c.type(c.required(in, "dataType")), in.has("orderBy") ? sortKeys(in.get("orderBy"), c) : List.of(),
+                in.has("parameters") ? c.values(in.get("parameters")) : List.of());
     }
 }

@@ -23,6 +23,7 @@ import dev.quiver.engine.operator.join.PartitionMode;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.operator.recursive.RecursiveUnionExec;
 import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.operator.window.WindowExec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -182,11 +183,31 @@ final class StageCutter {
         boolean needsWhole = node instanceof GlobalLimitExec
                 || node instanceof SortExec sort && !sort.preservePartitioning()
                 || node instanceof HashAggregateExec aggregate && aggregate.mode() != AggregateMode.PARTIAL
-                        && !(aggregate.input().outputPartitioning() instanceof Partitioning.Hash);
+                        && !(aggregate.input().outputPartitioning() instanceof Partitioning.Hash)
+                // a window needs each of its window partitions whole
+                || node instanceof WindowExec window && !shuffledOnPartitionKeys(window);
         if (!needsWhole || readsOnlyWholeInputs(node.children().get(0))) {
             return Optional.empty();
         }
         return Optional.of(TaskCountHint.exact(1, node.name() + " needs all of its input in one partition, which a split stage cannot give"));
+    }
+
+    /**
+     * Whether every window partition of {@code window} is within one task: its input comes, through
+     * sorts that keep the partitioning and other window operators, from a shuffle on (some of) its
+     * partition keys.
+     */
+    private static boolean shuffledOnPartitionKeys(WindowExec window) {
+        if (window.partitionKeys().isEmpty()) {
+            return false;
+        }
+        ExecutionPlan input = window.input();
+        while (input instanceof SortExec sort && sort.preservePartitioning() || input instanceof WindowExec) {
+            input = input.children().get(0);
+        }
+        // rows with equal partition keys have equal values of any subset of them, so a shuffle on a subset suffices
+        return input instanceof StageInputExec stageInput && stageInput.kind() == BoundaryKind.SHUFFLE && !stageInput.keys().isEmpty()
+                && window.partitionKeys().containsAll(stageInput.keys());
     }
 
     private static boolean readsNoSource(ExecutionPlan plan) {

@@ -39,6 +39,12 @@ import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.operator.limit.LocalLimitExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.operator.sort.SortKey;
+import dev.quiver.engine.operator.window.FrameBound;
+import dev.quiver.engine.operator.window.FrameOffset;
+import dev.quiver.engine.operator.window.WindowExec;
+import dev.quiver.engine.operator.window.WindowExpr;
+import dev.quiver.engine.operator.window.WindowFrame;
+import dev.quiver.engine.operator.window.WindowFunction;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
@@ -275,6 +281,46 @@ class PlanCodecTest {
         RepartitionExec shuffle = new RepartitionExec(partial, new Partitioning.Hash(List.of(key), 2));
         HashAggregateExec fin = new HashAggregateExec(AggregateMode.FINAL, List.of(key), List.of("grp"), aggregates, shuffle);
         assertThat(assertSameRows(fin)).containsExactlyInAnyOrderElementsOf(testing.rows(single));
+    }
+
+    /** Every window function, frame unit, bound kind, offset kind and exclusion survives the trip. */
+    @Test
+    void windowsWithEveryFunctionAndFrame() {
+        ColumnExpr grp = item("grp");
+        List<SortKey> order = List.of(new SortKey(item("day"), true, false), new SortKey(item("name"), false, true));
+        LiteralExpr two = new LiteralExpr(2L, QuiverTypes.INT64);
+        WindowFrame rows = new WindowFrame(WindowFrame.Units.ROWS, FrameBound.preceding(new FrameOffset.Count(2)),
+                FrameBound.following(new FrameOffset.Count(1)), WindowFrame.Exclusion.CURRENT_ROW);
+        WindowFrame groups = new WindowFrame(WindowFrame.Units.GROUPS, FrameBound.currentRow(), FrameBound.unboundedFollowing(),
+                WindowFrame.Exclusion.TIES);
+        WindowFrame days = new WindowFrame(WindowFrame.Units.RANGE, FrameBound.preceding(new FrameOffset.Interval(1, 0)),
+                FrameBound.following(new FrameOffset.Interval(0, 86_400_000_000L)), WindowFrame.Exclusion.GROUP);
+        WindowFrame money = new WindowFrame(WindowFrame.Units.RANGE, FrameBound.unboundedPreceding(),
+                FrameBound.following(new FrameOffset.Number(new BigDecimal("1.50"))), WindowFrame.Exclusion.NO_OTHERS);
+        List<WindowExpr> exprs = List.of(
+                new WindowExpr(new WindowFunction.RowNumber(), WindowFrame.DEFAULT_WITH_ORDER, "rn"),
+                new WindowExpr(new WindowFunction.Rank(WindowFunction.Rank.Kind.PERCENT_RANK), WindowFrame.DEFAULT_WITH_ORDER, "pr"),
+                new WindowExpr(new WindowFunction.Ntile(two), WindowFrame.DEFAULT_WITH_ORDER, "tile"),
+                new WindowExpr(new WindowFunction.LagLead(true, item("price"), two, new LiteralExpr(null, MONEY), true), WindowFrame.DEFAULT_WITH_ORDER, "next"),
+                new WindowExpr(new WindowFunction.FrameValue(WindowFunction.FrameValue.Position.NTH, item("name"), two, false), rows, "second"),
+                new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "n", QuiverTypes.INT64)),
+                        groups, "n"),
+                new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.MAX, List.of(item("price")), false, "m", MONEY)),
+                        WindowFrame.WHOLE_PARTITION, "m"));
+        List<SortKey> sortKeys = new ArrayList<>(List.of(new SortKey(grp, true, true)));
+        sortKeys.addAll(order);
+        ExecutionPlan sorted = new SortExec(new RepartitionExec(items(2), new Partitioning.Hash(List.of(grp), 2)), sortKeys, OptionalLong.empty(), true);
+        assertThat(assertSameRows(new WindowExec(sorted, List.of(grp), order, exprs))).hasSize(10);
+        SortKey price = new SortKey(item("price"), true, false);
+        SortKey day = new SortKey(item("day"), false, true);
+        WindowExpr count = new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "n",
+                QuiverTypes.INT64)), money, "n");
+        WindowExpr distinctSum = new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.SUM, List.of(item("price")),
+                true, "s", QuiverTypes.decimal(38, 2))), days, "s");
+        ExecutionPlan byPrice = new SortExec(items(1), List.of(price), OptionalLong.empty(), false);
+        assertThat(assertSameRows(new WindowExec(byPrice, List.of(), List.of(price), List.of(count)))).hasSize(10);
+        ExecutionPlan byDay = new SortExec(items(1), List.of(day), OptionalLong.empty(), false);
+        assertThat(assertSameRows(new WindowExec(byDay, List.of(), List.of(day), List.of(distinctSum)))).hasSize(10);
     }
 
     @Test

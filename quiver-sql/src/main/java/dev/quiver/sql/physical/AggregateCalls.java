@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -51,15 +52,19 @@ final class AggregateCalls {
             Map.entry(AggregateOperators.QUANTILE, AggregateFunction.PERCENTILE_DISC),
             Map.entry(AggregateOperators.COUNT_IF, AggregateFunction.SUM));
 
-    private final Aggregate aggregate;
+    private final RelNode input;
     private final RexTranslator inputs;
     /** Constant input columns: the fractions and separators Calcite projects below the aggregate. */
     private final Map<RexNode, RexNode> constants;
 
-    AggregateCalls(Aggregate aggregate, RexTranslator inputs) {
-        this.aggregate = requireNonNull(aggregate, "aggregate is null");
+    /**
+     * @param input the relation the calls' argument indices refer to: an {@link Aggregate}'s input,
+     *     or a window's, whose aggregates over a window translate here too
+     */
+    AggregateCalls(RelNode input, RexTranslator inputs) {
+        this.input = requireNonNull(input, "input is null");
         this.inputs = requireNonNull(inputs, "inputs is null");
-        this.constants = aggregate.getCluster().getMetadataQuery().getPulledUpPredicates(aggregate.getInput()).constantMap;
+        this.constants = input.getCluster().getMetadataQuery().getPulledUpPredicates(input).constantMap;
     }
 
     /** The engine aggregate of {@code call}, named {@code name}. */
@@ -203,7 +208,7 @@ final class AggregateCalls {
     }
 
     private RexLiteral constant(int arg, String what) {
-        RexNode ref = RexInputRef.of(arg, aggregate.getInput().getRowType());
+        RexNode ref = RexInputRef.of(arg, input.getRowType());
         if (constants.get(ref) instanceof RexLiteral literal) {
             return literal;
         }

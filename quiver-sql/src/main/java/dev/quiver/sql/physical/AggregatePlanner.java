@@ -41,7 +41,7 @@ final class AggregatePlanner {
         GroupingSets.Keys keys = aggregate.getGroupType() == Aggregate.Group.SIMPLE
                 ? GroupingSets.simple(aggregate, input, inputs, fieldNames)
                 : GroupingSets.expand(aggregate, input, inputs, fieldNames);
-        AggregateCalls calls = new AggregateCalls(aggregate, inputs);
+        AggregateCalls calls = new AggregateCalls(aggregate.getInput(), inputs);
         List<AggregateExpr> aggregates = new ArrayList<>();
         // Per output aggregate column: the index among the computed aggregates, or how to compute it.
         List<Object> outputs = new ArrayList<>();

@@ -35,6 +35,7 @@ import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
@@ -53,7 +54,8 @@ import org.apache.calcite.rex.RexOver;
  *     grouping for UNION DISTINCT);</li>
  * <li>Aggregate → two-phase HashAggregateExec ({@link AggregatePlanner});</li>
  * <li>Join → HashJoinExec or NestedLoopJoinExec ({@link JoinPlanner});</li>
- * <li>Sort → SortExec, SortPreservingMergeExec and limits ({@link SortPlanner}).</li>
+ * <li>Sort → SortExec, SortPreservingMergeExec and limits ({@link SortPlanner});</li>
+ * <li>Window → sorts and WindowExecs ({@link WindowPlanner}).</li>
  * </ul>
  *
  * <p>Expressions are translated by {@link RexTranslator}. Anything else fails with
@@ -121,6 +123,10 @@ public final class PhysicalPlanner {
         if (rel instanceof Sort sort) {
             return SortPlanner.plan(sort, visit(sort.getInput()));
         }
+        if (rel instanceof Window window) {
+            ExecutionPlan input = visit(window.getInput());
+            return WindowPlanner.plan(window, input, translator(input, rel), options.targetPartitions());
+        }
         if (rel instanceof Values values) {
             return values(values);
         }
@@ -136,7 +142,8 @@ public final class PhysicalPlanner {
     private ExecutionPlan project(Project project) {
         for (RexNode expr : project.getProjects()) {
             if (RexOver.containsOver(expr)) {
-                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Window functions (OVER) are not supported");
+                // the optimizer turns every windowed projection into a Window
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a window function in a projection: " + expr);
             }
         }
         ExecutionPlan input = visit(project.getInput());

@@ -82,6 +82,7 @@ final class LogicalOptimizer {
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
+        rel = hep(rel, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
         return SupportedPlan.check(SearchExpansion.apply(rel));
     }
 

@@ -107,6 +107,11 @@ final class SqlErrors {
     }
 
     static QuiverException syntaxError(SqlParseException e) {
+        QuiverException checked = find(e, QuiverException.class);
+        if (checked != null) {
+            // a check Quiver runs on the parsed text (see WindowSyntax)
+            return checked;
+        }
         SqlParserPos pos = e.getPos();
         String message = firstLine(e.getMessage());
         message = PARSER_POSITION.matcher(message).replaceFirst("").strip();

@@ -27,7 +27,6 @@ import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -49,7 +48,8 @@ public final class SqlPlanner {
     static final String SCHEMA_NAME = "quiver";
 
     static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            // Babel's parser, with GROUPS frames and window checks (QuiverParserImpl)
+            .withParserFactory(QuiverParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)

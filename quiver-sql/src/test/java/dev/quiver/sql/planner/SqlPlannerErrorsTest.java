@@ -106,11 +106,11 @@ class SqlPlannerErrorsTest {
     }
 
     @Test
-    void windowFunctionsAreNotSupported() {
-        QuiverException e = error("select n_name, row_number() over (order by n_name) from nation");
+    void aWindowFunctionInWhereIsRefusedWithItsPosition() {
+        QuiverException e = error("select n_name from nation where row_number() over (order by n_name) = 1");
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
-        assertThat(e.getMessage()).isEqualTo("Window functions are not supported: ROW_NUMBER");
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(e.getMessage()).isEqualTo("Windowed aggregate expression is illegal in WHERE clause (at line 1, column 33)");
     }
 
     @Test
