@@ -82,7 +82,7 @@ final class LogicalOptimizer {
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
-        return SupportedPlan.check(SearchExpansion.apply(rel));
+        return SupportedPlan.check(DateComparisonNarrowing.apply(SearchExpansion.apply(rel)));
     }
 
     private static RelNode hep(RelNode rel, HepMatchOrder order, List<RelOptRule> rules) {

@@ -6,7 +6,9 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
+import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,6 @@ import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -46,7 +47,7 @@ public final class SqlPlanner {
     static final String SCHEMA_NAME = "quiver";
 
     static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            .withParserFactory(QuiverParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
@@ -85,7 +86,7 @@ public final class SqlPlanner {
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
-            return new LogicalPlan(SqlErrors.optimize(root.project()), names);
+            return new LogicalPlan(SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())), names);
         } finally {
             planner.close();
         }
@@ -128,6 +129,7 @@ public final class SqlPlanner {
                 .operatorTable(OPERATOR_TABLE)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 .executor(RexUtil.EXECUTOR)
+                .convertletTable(QuiverConvertletTable.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();

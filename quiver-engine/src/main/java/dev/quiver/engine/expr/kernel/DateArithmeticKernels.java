@@ -50,10 +50,33 @@ public final class DateArithmeticKernels {
             if (input.isNull(i) || months.isNull(i)) {
                 continue;
             }
-            long days = shiftMonths(timestamp ? DateKernels.days(values[i]) : (int) values[i], amounts[i]);
-            result[i] = timestamp ? timestampOf(days, DateKernels.microsOfDay(values[i]), display) : days;
+            result[i] = timestamp ? plusMonths(values[i], amounts[i], display) : plusMonths((int) values[i], amounts[i], display);
         }
         return TemporalResults.longs(result, type, display, rows, allocator, input, months);
+    }
+
+    /** The DATE {@code months} after {@code days}; NUMERIC_VALUE_OUT_OF_RANGE past the DATE range. */
+    public static int plusMonths(int days, long months, String display) {
+        long shifted = shiftMonths(days, months);
+        if (shifted != (int) shifted) {
+            throw TemporalResults.outOfRange(QuiverTypes.DATE32, display);
+        }
+        return (int) shifted;
+    }
+
+    /** The TIMESTAMP {@code months} after {@code micros}, at the same time of day. */
+    public static long plusMonths(long micros, long months, String display) {
+        long days = shiftMonths(DateKernels.days(micros), months);
+        return timestampOf(days, DateKernels.microsOfDay(micros), display);
+    }
+
+    /** {@code micros + delta}; NUMERIC_VALUE_OUT_OF_RANGE when it overflows. */
+    public static long plusMicros(long micros, long delta, String display) {
+        try {
+            return Math.addExact(micros, delta);
+        } catch (ArithmeticException e) {
+            throw TemporalResults.outOfRange(QuiverTypes.TIMESTAMP, display);
+        }
     }
 
     /** {@code timestamp + micros}, a TIMESTAMP; overflow is NUMERIC_VALUE_OUT_OF_RANGE. */
@@ -62,11 +85,9 @@ public final class DateArithmeticKernels {
         long[] amounts = Numeric.decodeLongs(micros);
         long[] result = new long[rows];
         for (int i = 0; i < rows; i++) {
-            long sum = values[i] + amounts[i];
-            if (((values[i] ^ sum) & (amounts[i] ^ sum)) < 0 && !timestamp.isNull(i) && !micros.isNull(i)) {
-                throw TemporalResults.outOfRange(QuiverTypes.TIMESTAMP, display);
+            if (!timestamp.isNull(i) && !micros.isNull(i)) {
+                result[i] = plusMicros(values[i], amounts[i], display);
             }
-            result[i] = sum;
         }
         return TemporalResults.longs(result, QuiverTypes.TIMESTAMP, display, rows, allocator, timestamp, micros);
     }
@@ -193,7 +214,7 @@ public final class DateArithmeticKernels {
     }
 
     private static long timestampOf(long days, long microsOfDay, String display) {
-        if (Math.abs(days) >= Long.MAX_VALUE / DateKernels.MICROS_PER_DAY) {
+        if (Math.abs(days) >= Long.MAX_VALUE / DateKernels.MICROS_PER_DAY - 1) {
             throw TemporalResults.outOfRange(QuiverTypes.TIMESTAMP, display);
         }
         return days * DateKernels.MICROS_PER_DAY + microsOfDay;

@@ -143,22 +143,22 @@ public final class DatePartKernels {
 
     /** Checks that whole {@code part}s can be counted (date_sub, TIMESTAMPDIFF); INVALID_ARGUMENT otherwise. */
     public static DatePart checkCountable(DatePart part, String function) {
-        return switch (part) {
-            case ERA, ISOYEAR, YEARWEEK -> throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
-                    function + " cannot count '" + part.canonicalName() + "'");
-            default -> part;
-        };
+        if (part == DatePart.ERA) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, function + " cannot count 'era'");
+        }
+        return part;
     }
 
     static long elapsed(DatePart part, long start, long end, String display) {
         return switch (part) {
-            case YEAR -> completeMonths(start, end) / 12;
+            // as DuckDB: ISO years count as years, year-weeks as weeks
+            case YEAR, ISOYEAR -> completeMonths(start, end) / 12;
             case QUARTER -> completeMonths(start, end) / 3;
             case MONTH -> completeMonths(start, end);
             case DECADE -> completeMonths(start, end) / 120;
             case CENTURY -> completeMonths(start, end) / 1200;
             case MILLENNIUM -> completeMonths(start, end) / 12000;
-            case WEEK -> subtract(end, start, display) / MICROS_PER_WEEK;
+            case WEEK, YEARWEEK -> subtract(end, start, display) / MICROS_PER_WEEK;
             case DAY, DOW, ISODOW, DOY, JULIAN -> subtract(end, start, display) / DateKernels.MICROS_PER_DAY;
             case HOUR -> subtract(end, start, display) / DateKernels.MICROS_PER_HOUR;
             case MINUTE -> subtract(end, start, display) / DateKernels.MICROS_PER_MINUTE;
