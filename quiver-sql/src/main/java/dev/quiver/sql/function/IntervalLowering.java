@@ -8,6 +8,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -49,17 +50,18 @@ public final class IntervalLowering {
         }
         if (interval instanceof RexCall call) {
             switch (call.getKind()) {
-                case MINUS_PREFIX:
+                case MINUS_PREFIX, CHECKED_MINUS_PREFIX:
                     return rexBuilder.makeCall(SqlStdOperatorTable.UNARY_MINUS, lower(rexBuilder, call.getOperands().get(0)));
                 case PLUS_PREFIX:
                     return lower(rexBuilder, call.getOperands().get(0));
-                case PLUS, MINUS:
+                case PLUS, MINUS, CHECKED_PLUS, CHECKED_MINUS:
                     if (SqlTypeUtil.isInterval(call.getOperands().get(0).getType()) && SqlTypeUtil.isInterval(call.getOperands().get(1).getType())) {
-                        return rexBuilder.makeCall(call.getKind() == org.apache.calcite.sql.SqlKind.PLUS ? SqlStdOperatorTable.PLUS
+                        boolean plus = call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.CHECKED_PLUS;
+                        return rexBuilder.makeCall(plus ? SqlStdOperatorTable.PLUS
                                 : SqlStdOperatorTable.MINUS, lower(rexBuilder, call.getOperands().get(0)), lower(rexBuilder, call.getOperands().get(1)));
                     }
                     break;
-                case TIMES:
+                case TIMES, CHECKED_TIMES:
                     return multiple(rexBuilder, call, months);
                 default:
                     break;

@@ -2,6 +2,8 @@ package dev.quiver.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
@@ -27,8 +29,10 @@ import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -67,14 +71,26 @@ public final class SqlPlanner {
 
     private final Catalog catalog;
     private final Map<String, String> views;
+    private final CurrentSetting currentSetting;
+    /** current_setting(..) as a constant; date and time arithmetic as registry calls; the rest as Calcite converts it. */
+    private final SqlRexConvertletTable convertlets;
     private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
+
+    /** A planner outside a session: {@code current_setting} sees the engine's settings at their defaults. */
+    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+        this(catalog, views, EngineSettings.REGISTRY.defaults());
+    }
 
     /**
      * @param views view SQL by view name; a view may use tables and other views, not itself
+     * @param settings the session's settings, which {@code current_setting('name')} reads
      */
-    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+    public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
+        this.currentSetting = new CurrentSetting(settings);
+        SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);
+        this.convertlets = call -> call.getOperator() == currentSetting ? setting.get(call) : QuiverConvertletTable.INSTANCE.get(call);
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -82,7 +98,7 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, query);
+            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, query), query);
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
@@ -111,7 +127,7 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, sql);
+            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, sql), sql);
             return SqlErrors.validatedRowType(planner, parsed);
         } finally {
             planner.close();
@@ -126,10 +142,10 @@ public final class SqlPlanner {
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
-                .operatorTable(OPERATOR_TABLE)
+                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
+                .convertletTable(convertlets)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 .executor(RexUtil.EXECUTOR)
-                .convertletTable(QuiverConvertletTable.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();

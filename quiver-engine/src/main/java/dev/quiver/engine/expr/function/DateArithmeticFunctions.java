@@ -55,7 +55,7 @@ final class DateArithmeticFunctions {
                         .kernel(a -> DateArithmeticKernels.addMicros(a.operand(0), a.operand(1), a.display(), a.rows(), a.allocator()))
                         .description("the timestamp micros microseconds later (a day-time interval added)")
                         .build(),
-                ScalarFunction.builder("date_diff", FunctionCategory.DATETIME)
+                ScalarFunction.builder("date_diff", FunctionCategory.DATETIME).aliases("datediff")
                         .signature(Parameter.constant("part", STRING), of("start", DATETIME), of("end", DATETIME))
                         .returns(QuiverTypes.INT64)
                         .alsoWritten("{2} - {1}")

@@ -26,7 +26,7 @@ final class DateTimeFunctions {
 
     static List<ScalarFunction> all() {
         List<ScalarFunction> all = new ArrayList<>();
-        all.add(ScalarFunction.builder("date_part", FunctionCategory.DATETIME)
+        all.add(ScalarFunction.builder("date_part", FunctionCategory.DATETIME).aliases("datepart")
                 .signature(Parameter.constant("part", STRING), of("x", DATETIME))
                 .returns(ReturnTypeRule.of("BIGINT; DOUBLE for epoch and julian", DateTimeFunctions::partType))
                 .binder(site -> {

@@ -2,6 +2,7 @@ package dev.quiver.engine.operator.aggregate;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.List;
@@ -16,8 +17,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param args its arguments, evaluated over the input (empty for {@code COUNT(*)})
  * @param distinct whether it aggregates distinct argument values (only in SINGLE mode)
  * @param name the output column name
- * @param type the result type, chosen by the SQL layer (SUM of DECIMAL(p,s) is DECIMAL(38,s);
- *     AVG of DECIMAL(p,s) is DECIMAL(p,s) rounded HALF_UP; COUNT is BIGINT)
+ * @param type the result type, chosen by the SQL layer (docs/sql.md: SUM of DECIMAL(p,s) is
+ *     DECIMAL(min(38, p + 10), s), checked when written; AVG of a decimal is rounded HALF_UP to
+ *     the result's scale; COUNT is BIGINT)
  */
 public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args, boolean distinct, String name, ArrowType type) {
     public AggregateExpr {
@@ -25,9 +27,7 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
         args = List.copyOf(requireNonNull(args, "args is null"));
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");
-        if (args.isEmpty() && function != AggregateFunction.COUNT) {
-            throw new IllegalArgumentException(function + " needs an argument");
-        }
+        PlanChecks.checkArgument(!args.isEmpty() || function == AggregateFunction.COUNT, "aggregate " + name, "%s needs an argument", function);
     }
 
     /**
