@@ -15,8 +15,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * calendar, so each value is converted by the literal's <em>type</em>, not its type name.
  */
 final class Literals {
-    private static final long MILLIS_PER_DAY = 86_400_000L;
-
     private Literals() {}
 
     /** The value of {@code literal} as the Java value for {@code type}, or null for NULL. */
@@ -50,7 +48,7 @@ final class Literals {
             return literal.getValueAs(Integer.class);
         }
         if (type instanceof ArrowType.Timestamp) {
-            return literal.getValueAs(Long.class) * 1000L;
+            return TemporalLiterals.micros(literal);
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Literals of type " + typeName + " are not supported: " + literal);
     }
@@ -97,27 +95,5 @@ final class Literals {
             return 0L;
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "No placeholder value for type " + QuiverTypes.sqlName(type));
-    }
-
-    /** An interval literal as whole days ({@code INTERVAL DAY}, value in milliseconds) or null if not day-based. */
-    static Long intervalDays(RexLiteral literal) {
-        SqlTypeName typeName = literal.getType().getSqlTypeName();
-        if (typeName.getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
-            return null;
-        }
-        long millis = literal.getValueAs(BigDecimal.class).longValueExact();
-        if (millis % MILLIS_PER_DAY != 0) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only whole-day intervals can be added to dates: " + literal);
-        }
-        return millis / MILLIS_PER_DAY;
-    }
-
-    /** An interval literal as months ({@code INTERVAL YEAR/MONTH}), or null if not month-based. */
-    static Long intervalMonths(RexLiteral literal) {
-        SqlTypeName typeName = literal.getType().getSqlTypeName();
-        if (typeName.getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH) {
-            return null;
-        }
-        return literal.getValueAs(BigDecimal.class).longValueExact();
     }
 }

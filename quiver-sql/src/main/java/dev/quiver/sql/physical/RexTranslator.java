@@ -87,6 +87,10 @@ public final class RexTranslator {
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The expression " + node + " (" + node.getKind() + ") is not supported");
     }
 
+    public RexBuilder rexBuilder() {
+        return rexBuilder;
+    }
+
     /** A reference to input column {@code index}. */
     public ColumnExpr column(int index) {
         return column(input, index);
@@ -107,7 +111,8 @@ public final class RexTranslator {
         }
         BinaryOperator arithmetic = ARITHMETIC.get(call.getKind());
         if (arithmetic != null) {
-            boolean dateArithmetic = type instanceof ArrowType.Date && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
+            boolean dateArithmetic = (type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp)
+                    && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
             return dateArithmetic ? StandardCalls.translate(this, call, type) : arithmetic(arithmetic, call, type);
         }
         switch (call.getKind()) {

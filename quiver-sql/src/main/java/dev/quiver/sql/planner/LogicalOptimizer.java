@@ -83,7 +83,7 @@ final class LogicalOptimizer {
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
-        return SupportedPlan.check(SearchExpansion.apply(rel));
+        return SupportedPlan.check(DateComparisonNarrowing.apply(SearchExpansion.apply(rel)));
     }
 
     private static RelNode hep(RelNode rel, HepMatchOrder order, List<RelOptRule> rules) {

@@ -8,7 +8,9 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
+import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -48,7 +51,7 @@ public final class SqlPlanner {
     static final String SCHEMA_NAME = "quiver";
 
     static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-            // Babel's parser, with GROUPS frames and window checks (QuiverParserImpl)
+            // Babel's parser, with GROUPS frames, window checks and DuckDB's date functions (QuiverParserImpl)
             .withParserFactory(QuiverParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
@@ -70,6 +73,8 @@ public final class SqlPlanner {
     private final Catalog catalog;
     private final Map<String, String> views;
     private final CurrentSetting currentSetting;
+    /** current_setting(..) as a constant; date and time arithmetic as registry calls; the rest as Calcite converts it. */
+    private final SqlRexConvertletTable convertlets;
     private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
 
     /** A planner outside a session: {@code current_setting} sees the engine's settings at their defaults. */
@@ -85,6 +90,8 @@ public final class SqlPlanner {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
         this.currentSetting = new CurrentSetting(settings);
+        SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);
+        this.convertlets = call -> call.getOperator() == currentSetting ? setting.get(call) : QuiverConvertletTable.INSTANCE.get(call);
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -96,7 +103,7 @@ public final class SqlPlanner {
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
-            return new LogicalPlan(SqlErrors.optimize(root.project()), names);
+            return new LogicalPlan(SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())), names);
         } finally {
             planner.close();
         }
@@ -161,7 +168,7 @@ public final class SqlPlanner {
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
                 .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
-                .convertletTable(CurrentSetting.convertlets(currentSetting))
+                .convertletTable(convertlets)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 .executor(RexUtil.EXECUTOR)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)

@@ -8,11 +8,6 @@ import dev.quiver.engine.types.DecimalMath;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.DateTimeException;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -244,9 +239,7 @@ public final class CastKernels {
             return d.toPlainString();
         }
         if (source instanceof ArrowType.Timestamp) {
-            long micros = (Long) value;
-            return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000,
-                    ZoneOffset.UTC).toString().replace('T', ' ');
+            return TimestampText.format((Long) value);
         }
         return value.toString();
     }
@@ -266,15 +259,21 @@ public final class CastKernels {
             if (target instanceof ArrowType.Date) {
                 long days = DateKernels.parse(trimmed);
                 if (days == Long.MIN_VALUE) {
-                    throw invalid(text, target);
+                    // a timestamp's text is its day, as in DuckDB and PostgreSQL
+                    long micros = TimestampText.parse(trimmed);
+                    if (micros == TimestampText.INVALID) {
+                        throw invalid(text, target);
+                    }
+                    days = DateKernels.days(micros);
                 }
                 return (int) days;
             }
             if (target instanceof ArrowType.Timestamp) {
-                LocalDateTime time = trimmed.length() <= 10 ? LocalDate.parse(trimmed).atStartOfDay()
-                        : LocalDateTime.parse(trimmed.replace(' ', 'T'));
-                Instant instant = time.toInstant(ZoneOffset.UTC);
-                return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000;
+                long micros = TimestampText.parse(trimmed);
+                if (micros == TimestampText.INVALID) {
+                    throw invalid(text, target);
+                }
+                return micros;
             }
             if (target instanceof ArrowType.Bool) {
                 switch (trimmed.toLowerCase(Locale.ROOT)) {
@@ -287,7 +286,7 @@ public final class CastKernels {
                 }
             }
             throw invalid(text, target);
-        } catch (NumberFormatException | DateTimeException e) {
+        } catch (NumberFormatException e) {
             throw invalid(text, target);
         }
     }
