@@ -7,6 +7,7 @@ import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
 import dev.quiver.sql.function.QuiverOperatorTable;
+import dev.quiver.sql.physical.EngineRexExecutor;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelProtoDataType;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.ViewTable;
@@ -62,7 +62,8 @@ public final class SqlPlanner {
             .withTrimUnusedFields(false);
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
-            .withTypeCoercionFactory(ComparisonCoercion::new);
+            .withTypeCoercionFactory(ComparisonCoercion::new)
+            .withTypeCoercionRules(CastRules.RULES);
 
     private final Catalog catalog;
     private final Map<String, String> views;
@@ -127,7 +128,8 @@ public final class SqlPlanner {
                 .defaultSchema(schema)
                 .operatorTable(OPERATOR_TABLE)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
-                .executor(RexUtil.EXECUTOR)
+                // constants fold through the engine's kernels, never Calcite's own implementations
+                .executor(EngineRexExecutor.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();
