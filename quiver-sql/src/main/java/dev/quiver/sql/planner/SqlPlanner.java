@@ -131,6 +131,7 @@ public final class SqlPlanner {
                 // constants fold through the engine's kernels, never Calcite's own implementations
                 .executor(EngineRexExecutor.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
+                .convertletTable(LikeEscapeCheck.INSTANCE)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();
     }

@@ -47,14 +47,14 @@ public final class ConditionalFunctions {
                         .description("NULL when value equals other, else value")
                         .build(),
                 ScalarFunction.builder("if", FunctionCategory.CONDITIONAL).aliases("iff")
-                        .signature(of("condition", BOOLEAN), of("then", ANY), of("else", ANY)).returns(ReturnTypeRule.commonFrom(1))
+                        .signature(of("condition", BOOLEAN), of("then_value", ANY), of("else_value", ANY)).returns(ReturnTypeRule.commonFrom(1))
                         .notStrict().coercion(ArgumentCoercion.fromArgument(1))
                         .binder(site -> {
                             CaseExpr choice = new CaseExpr(List.of(new CaseExpr.WhenThen(site.args().get(0), site.args().get(1))),
                                     Optional.of(site.args().get(2)), site.resultType());
                             return a -> SelectionKernels.caseWhen(choice, a.batch(), a.allocator());
                         })
-                        .description("then where condition is true, else otherwise (NULL counts as false); only the chosen branch is evaluated")
+                        .description("then_value where condition is true, else else_value (a NULL condition counts as false); only the chosen value is computed")
                         .build(),
                 extreme("greatest", true), extreme("least", false));
     }

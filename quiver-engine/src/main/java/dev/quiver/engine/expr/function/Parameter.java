@@ -37,6 +37,11 @@ public record Parameter(String name, ArgType type, boolean constant, ConstantChe
         return new Parameter(name, type, false, check);
     }
 
+    /** A parameter that must be a constant passing {@code check}. */
+    public static Parameter checkedConstant(String name, ArgType type, ConstantCheck check) {
+        return new Parameter(name, type, true, check);
+    }
+
     String display() {
         return name + " " + type.display();
     }

@@ -25,8 +25,9 @@ import org.apache.arrow.vector.FieldVector;
  */
 final class PatternFunctions {
     private static final Parameter REGEX = Parameter.checked("pattern", STRING, value -> RegexKernels.compile((String) value, 0, ""));
-    private static final Parameter OPTIONS = Parameter.checked("options", STRING, value -> RegexKernels.Options.parse((String) value, "options"));
-    private static final Parameter ESCAPE = Parameter.checked("escape", STRING, value -> escape((String) value));
+    private static final Parameter OPTIONS = Parameter.checkedConstant("options", STRING,
+            value -> RegexKernels.Options.parse((String) value, "options"));
+    private static final Parameter ESCAPE = Parameter.checkedConstant("escape", STRING, value -> escape((String) value));
 
     private PatternFunctions() {}
 
@@ -118,7 +119,8 @@ final class PatternFunctions {
                         Pattern.DOTALL, site.display()))
                 : null;
         return a -> {
-            RegexKernels.Patterns patterns = constant != null ? constant : RegexKernels.Patterns.perRow(a.operand(1), Pattern.DOTALL, true, a.display());
+            RegexKernels.Patterns patterns = constant != null ? constant
+                    : RegexKernels.Patterns.similarToPerRow(a.operand(1), escape, Pattern.DOTALL, a.display());
             return RegexKernels.matches(a.operand(0), a.operand(1), patterns, true, a.rows(), a.allocator());
         };
     }
@@ -129,7 +131,7 @@ final class PatternFunctions {
             RegexKernels.Patterns constant = RegexKernels.Patterns.constant(RegexKernels.compile((String) site.constant(1), flags, site.display()));
             return a -> constant;
         }
-        return a -> RegexKernels.Patterns.perRow(a.operand(1), flags, false, a.display());
+        return a -> RegexKernels.Patterns.perRow(a.operand(1), flags, a.display());
     }
 
     /** The options argument at {@code index} (none if the call has no such argument); it must be a constant. */

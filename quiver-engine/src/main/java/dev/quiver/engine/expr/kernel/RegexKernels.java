@@ -24,25 +24,32 @@ public final class RegexKernels {
         private final StringColumn column;
         private final int flags;
         private final boolean similarTo;
+        private final Character escape;
         private final String display;
         private String lastText;
         private Pattern last;
 
-        private Patterns(Pattern constant, StringColumn column, int flags, boolean similarTo, String display) {
+        private Patterns(Pattern constant, StringColumn column, int flags, boolean similarTo, Character escape, String display) {
             this.constant = constant;
             this.column = column;
             this.flags = flags;
             this.similarTo = similarTo;
+            this.escape = escape;
             this.display = display;
         }
 
         public static Patterns constant(Pattern pattern) {
-            return new Patterns(pattern, null, 0, false, "");
+            return new Patterns(pattern, null, 0, false, null, "");
         }
 
-        /** Patterns from a VARCHAR operand, compiled with {@code flags}; {@code similarTo} translates SQL patterns first. */
-        public static Patterns perRow(Operand patterns, int flags, boolean similarTo, String display) {
-            return new Patterns(null, new StringColumn(patterns), flags, similarTo, display);
+        /** Regular expressions from a VARCHAR operand, compiled with {@code flags}. */
+        public static Patterns perRow(Operand patterns, int flags, String display) {
+            return new Patterns(null, new StringColumn(patterns), flags, false, null, display);
+        }
+
+        /** SIMILAR TO patterns (with an optional escape character) from a VARCHAR operand. */
+        public static Patterns similarToPerRow(Operand patterns, Character escape, int flags, String display) {
+            return new Patterns(null, new StringColumn(patterns), flags, true, escape, display);
         }
 
         Pattern pattern(int row) {
@@ -51,7 +58,7 @@ public final class RegexKernels {
             }
             String text = new String(column.bytes(row), 0, column.length(row), StandardCharsets.UTF_8);
             if (!text.equals(lastText)) {
-                last = compile(similarTo ? similarToRegex(text, null, display) : text, flags, display);
+                last = compile(similarTo ? similarToRegex(text, escape, display) : text, flags, display);
                 lastText = text;
             }
             return last;
@@ -114,10 +121,14 @@ public final class RegexKernels {
         Matcher matcher = null;
         Pattern current = null;
         for (int i = 0; i < rows; i++) {
-            if (s.isNull(i) || patterns.isNull(i)) {
+            if (patterns.isNull(i)) {
                 continue;
             }
+            // a pattern is compiled (and a bad one fails) whatever the other arguments, as a constant one is
             Pattern compiled = patterns.pattern(i);
+            if (s.isNull(i)) {
+                continue;
+            }
             if (compiled != current) {
                 matcher = compiled.matcher("");
                 current = compiled;
@@ -134,12 +145,13 @@ public final class RegexKernels {
         AsciiChars ascii = new AsciiChars();
         try (StringOutput out = new StringOutput(rows, s.totalBytes(rows), allocator)) {
             for (int i = 0; i < rows; i++) {
-                if (s.isNull(i) || patterns.isNull(i)) {
+                Pattern pattern = patterns.isNull(i) ? null : patterns.pattern(i);
+                if (pattern == null || s.isNull(i)) {
                     out.setNull(i);
                     continue;
                 }
                 CharSequence row = chars(s, i, ascii);
-                Matcher matcher = patterns.pattern(i).matcher(row);
+                Matcher matcher = pattern.matcher(row);
                 if (!matcher.find() || group > matcher.groupCount() || matcher.start(group) < 0) {
                     out.set(i, s.bytes(i), 0, 0);
                     continue;
@@ -169,12 +181,13 @@ public final class RegexKernels {
         StringBuilder result = new StringBuilder();
         try (StringOutput out = new StringOutput(rows, s.totalBytes(rows), allocator)) {
             for (int i = 0; i < rows; i++) {
-                if (s.isNull(i) || patterns.isNull(i) || r.isNull(i)) {
+                Pattern pattern = patterns.isNull(i) ? null : patterns.pattern(i);
+                if (pattern == null || s.isNull(i) || r.isNull(i)) {
                     out.setNull(i);
                     continue;
                 }
                 CharSequence row = chars(s, i, ascii);
-                Matcher matcher = patterns.pattern(i).matcher(row);
+                Matcher matcher = pattern.matcher(row);
                 String rewrite = new String(r.bytes(i), 0, r.length(i), StandardCharsets.UTF_8);
                 result.setLength(0);
                 int copied = 0;

@@ -65,13 +65,16 @@ public final class StringKernels {
             String lastPattern = null;
             LikeMatcher matcher = null;
             for (int i = 0; i < rows; i++) {
-                if (text.isNull(i) || pattern.isNull(i)) {
+                if (pattern.isNull(i)) {
                     continue;
                 }
                 String current = new String(pattern.bytes(i), 0, pattern.length(i), StandardCharsets.UTF_8);
                 if (!current.equals(lastPattern)) {
                     matcher = LikeMatcher.compile(current, escape);
                     lastPattern = current;
+                }
+                if (text.isNull(i)) {
+                    continue;
                 }
                 if (matcher.matches(data, offsets.getInt((long) i * 4), offsets.getInt((long) i * 4 + 4))) {
                     Bitmaps.set(bits, i);
