@@ -92,7 +92,7 @@ final class EngineOptions {
                 .catalog(catalog)
                 .memoryLimit(memoryLimit)
                 .targetPartitions(partitions())
-                .explainFormat(explainFormat)
+                .set(SessionSettings.EXPLAIN_FORMAT, explainFormat)
                 .settings(settings);
         for (String className : stageHandlers) {
             builder.stageEventHandler(StageHandlers.instantiate(spec.commandLine(), className));

@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.plan.DistributedPlan;
@@ -14,13 +15,12 @@ import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.distributed.planner.EventDrivenPlanning;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -75,46 +75,37 @@ final class DistributedRuntime implements AutoCloseable {
      * every stage feeding a shuffle or broadcast fires its stage-built event and the handlers'
      * consumer counts apply.
      */
-    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
-        if (settings.distributed().dynamicTaskCount()) {
+    DistributedPlan plan(ExecutionPlan physical, Settings settings, String queryId) {
+        if (settings.get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
             return new DistributedPlan(physical, List.of(new Stage(0, List.of(physical), physical.outputPartitioning().partitionCount(),
                     TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
         }
         if (dispatcher.isEmpty()) {
             return planner(settings).plan(physical);
         }
-        return EventDrivenPlanning.plan(planner(settings), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
+        return EventDrivenPlanning.plan(planner(settings), physical, dispatcher, queryId, workerMemoryLimits()).plan();
     }
 
-    private DistributedPlanner planner(SessionSettings settings) {
-        DistributedSettings distributed = settings.distributed();
-        DistributedPlannerSettings planner = new DistributedPlannerSettings(coordinator.workers().size(), distributed.maxTasksPerStage(),
-                distributed.bytesPerPartitionForScans(), distributed.broadcastJoins(), settings.targetPartitions());
-        return new DistributedPlanner(planner);
+    private DistributedPlanner planner(Settings settings) {
+        return new DistributedPlanner(new DistributedPlannerSettings(coordinator.workers().size(), settings));
     }
 
     /** A query over {@code plan} ({@link #plan}): statically sized, or adaptive (DESIGN §5) under {@code distributed.dynamic_task_count}. */
-    DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext context, SessionSettings settings) {
-        DistributedSettings distributed = settings.distributed();
-        if (!distributed.dynamicTaskCount()) {
+    DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext context, Settings settings) {
+        if (!settings.get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
             return coordinator.newQuery(queryId, plan, context, taskSettings(settings));
         }
-        AdaptivePlanning planning = AdaptivePlanning.of(planner(settings), distributed.dynamicBytesPerPartition(), distributed.sampleBytesPerPartition());
+        AdaptivePlanning planning = AdaptivePlanning.of(planner(settings));
         if (!dispatcher.isEmpty()) {
-            AdaptiveEventPlanning events = new AdaptiveEventPlanning(planning.planner(), dispatcher, queryId, workerMemoryLimits(), taskSettings(settings),
-                    planning.costModel());
+            AdaptiveEventPlanning events = new AdaptiveEventPlanning(planning.planner(), dispatcher, queryId, workerMemoryLimits(), planning.costModel());
             planning = planning.withStageEvents(events, events);
         }
         return coordinator.newAdaptiveQuery(queryId, plan.singleNodePlan(), planning, context, taskSettings(settings));
     }
 
-    /** The settings every task request carries: batch size, partitions and the distributed.* settings. */
-    private static Map<String, String> taskSettings(SessionSettings settings) {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put("batch_size", Integer.toString(settings.batchSize()));
-        map.put("target_partitions", Integer.toString(settings.targetPartitions()));
-        map.putAll(settings.distributed().asMap());
-        return map;
+    /** The settings every task request carries, typed: the engine's and the distributed.* ones. */
+    private static Settings taskSettings(Settings settings) {
+        return settings.restrictTo(DistributedSettings.TASK_REGISTRY);
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
@@ -13,6 +13,9 @@ import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Setting;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -66,6 +69,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code EXPLAIN ANALYZE} each task's state and metrics; {@link QueryHandle#finalPlan()} and
  * {@link QueryHandle#events()} observe a query. The {@code distributed.*} settings
  * ({@link DistributedSettings}) apply.
+ *
+ * <p><b>Settings.</b> One immutable {@link Settings} value over {@link SessionSettings#REGISTRY};
+ * {@code SET} replaces it for the statements after it, {@code SHOW SETTINGS} lists it.
  */
 public final class QuerySession implements AutoCloseable {
     private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
@@ -78,15 +84,15 @@ public final class QuerySession implements AutoCloseable {
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
     private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    private SessionSettings settings;
+    private Settings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
     private boolean closed;
 
-    private QuerySession(Catalog catalog, SessionSettings settings, Builder builder) {
+    private QuerySession(Catalog catalog, Settings settings, Builder builder) {
         this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
         this.settings = requireNonNull(settings, "settings is null");
-        this.pool = new MemoryPool(settings.memoryLimit());
+        this.pool = new MemoryPool(settings.get(SessionSettings.MEMORY_LIMIT));
         this.allocator = new RootAllocator();
         this.executor = new QuiverExecutor("session");
         try {
@@ -126,7 +132,8 @@ public final class QuerySession implements AutoCloseable {
         catalog.register(table, false);
     }
 
-    public synchronized SessionSettings settings() {
+    /** The settings statements submitted now run with. */
+    public synchronized Settings settings() {
         return settings;
     }
 
@@ -200,6 +207,9 @@ public final class QuerySession implements AutoCloseable {
         if (statement instanceof Statement.Explain explain) {
             return explain(explain, start);
         }
+        if (statement instanceof Statement.ShowSettings) {
+            return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(settings()), start);
+        }
         if (statement instanceof Statement.Set set) {
             applySetting(set.name(), set.value());
         } else if (statement instanceof Statement.CreateView create) {
@@ -232,8 +242,8 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
-        SessionSettings.ExplainFormat format = settings().explainFormat();
-        if (!analyze && settings().distributed().dynamicTaskCount()) {
+        SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
+        if (!analyze && settings().get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
@@ -275,8 +285,8 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings),
+                runtime.coordinator().headServices());
         DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
         List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
@@ -284,7 +294,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private ExecutionPlan planQuery(String sql) {
-        SessionSettings current;
+        Settings current;
         Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
@@ -298,8 +308,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config);
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
                 ctx -> PlanExecutor.executeAll(plan, ctx), start);
@@ -314,8 +323,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor,
-                new ExecutionConfig(settings.batchSize(), settings.targetPartitions()));
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, schema, plan, context, queryAllocator,
                 ctx -> new RowsBatchStream(schema, rows, ctx.allocator()), start);
@@ -323,17 +331,18 @@ public final class QuerySession implements AutoCloseable {
 
     private synchronized void applySetting(String name, String value) {
         checkOpen();
-        SessionSettings next = settings.with(name, value);
-        if (next.memoryLimit() != settings.memoryLimit()) {
+        Settings next = settings.with(name, value);
+        long limit = next.get(SessionSettings.MEMORY_LIMIT);
+        if (limit != settings.get(SessionSettings.MEMORY_LIMIT)) {
             // Queries already running keep reserving from the old pool; it is checked for leaks at close.
             retiredPools.add(pool);
-            pool = new MemoryPool(next.memoryLimit());
+            pool = new MemoryPool(limit);
         }
         settings = next;
     }
 
     private void createView(Statement.CreateView create) {
-        SessionSettings current;
+        Settings current;
         Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
@@ -422,9 +431,7 @@ public final class QuerySession implements AutoCloseable {
      */
     public static final class Builder {
         private Catalog catalog;
-        private long memoryLimit = Long.MAX_VALUE;
-        private int targetPartitions = Runtime.getRuntime().availableProcessors();
-        private int batchSize = ExecutionConfig.DEFAULT_BATCH_SIZE;
+        /** Settings by name as text, in the order given; applied together at {@link #build}. */
         private final Map<String, String> settings = new LinkedHashMap<>();
         private Optional<ClusterSetup.Spec> cluster = Optional.empty();
         private final List<QueryEventListener> listeners = new ArrayList<>();
@@ -438,27 +445,37 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
-        /** Bytes the session's memory pool may hand out; default unlimited. */
+        /** {@link SessionSettings#MEMORY_LIMIT}: bytes the session's memory pool may hand out; default unlimited. */
         public Builder memoryLimit(long bytes) {
-            this.memoryLimit = bytes;
-            return this;
+            return set(SessionSettings.MEMORY_LIMIT, bytes);
         }
 
-        /** Partitions per plan stage (per task, when distributed); default the number of cores. */
+        /** {@link EngineSettings#TARGET_PARTITIONS}: partitions per plan stage (per task, when distributed); default the number of cores. */
         public Builder targetPartitions(int partitions) {
-            this.targetPartitions = partitions;
-            return this;
+            return set(EngineSettings.TARGET_PARTITIONS, partitions);
         }
 
-        /** Rows per batch; default {@value ExecutionConfig#DEFAULT_BATCH_SIZE}. */
+        /** {@link EngineSettings#BATCH_SIZE}: rows per batch. */
         public Builder batchSize(int rows) {
-            this.batchSize = rows;
-            return this;
+            return set(EngineSettings.BATCH_SIZE, rows);
+        }
+
+        /**
+         * A setting, typed: e.g. {@code set(DistributedSettings.DYNAMIC_TASK_COUNT, true)}. A value the
+         * setting does not allow is {@code INVALID_CONFIGURATION} here, naming it.
+         */
+        public <T> Builder set(Setting<T> setting, T value) {
+            if (!SessionSettings.REGISTRY.contains(requireNonNull(setting, "setting is null"))) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, setting.name() + " is not a session setting (SessionSettings.REGISTRY)");
+            }
+            return set(setting.name(), setting.format(setting.check(value)));
         }
 
         /** A setting by name, as {@code SET name = value} would set it (the CLI's {@code --set name=value}). */
         public Builder set(String name, String value) {
-            settings.put(requireNonNull(name, "name is null"), requireNonNull(value, "value is null"));
+            String canonical = SessionSettings.REGISTRY.require(requireNonNull(name, "name is null")).name();
+            settings.remove(canonical);
+            settings.put(canonical, requireNonNull(value, "value is null"));
             return this;
         }
 
@@ -514,60 +531,11 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
-        /** {@code distributed.max_tasks_per_stage}: the hard limit on a stage's task count; 0 (default) is the number of workers. */
-        public Builder withMaxTasksPerStage(int max) {
-            return set("distributed.max_tasks_per_stage", Integer.toString(max));
-        }
-
-        /** {@code distributed.bytes_per_partition_for_scans} (default 16 MiB). */
-        public Builder withBytesPerPartitionForScans(long bytes) {
-            return set("distributed.bytes_per_partition_for_scans", Long.toString(bytes));
-        }
-
-        /** {@code distributed.broadcast_joins} (default true). */
-        public Builder withBroadcastJoins(boolean broadcast) {
-            return set("distributed.broadcast_joins", Boolean.toString(broadcast));
-        }
-
-        /** {@code distributed.compression} of data streams between workers (default LZ4). */
-        public Builder withCompression(ExchangeCompression compression) {
-            return set("distributed.compression", compression.name());
-        }
-
-        /** {@code distributed.collect_metrics} (default true). */
-        public Builder withCollectMetrics(boolean collect) {
-            return set("distributed.collect_metrics", Boolean.toString(collect));
-        }
-
-        /** {@code distributed.dynamic_task_count} (default false): true lets AQE choose each stage's task count at run time (DESIGN §5). */
-        public Builder withDynamicTaskCount(boolean dynamic) {
-            return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
-        }
-
-        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB): AQE's target bytes per partition. */
-        public Builder withDynamicBytesPerPartition(long bytes) {
-            return set("distributed.dynamic_bytes_per_partition", Long.toString(bytes));
-        }
-
-        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB): what AQE's sampler pulls per producer partition. */
-        public Builder withSampleBytesPerPartition(long bytes) {
-            return set("distributed.sample_bytes_per_partition", Long.toString(bytes));
-        }
-
-        /** How {@code EXPLAIN} renders distributed plans (setting {@code explain_format}). */
-        public Builder explainFormat(SessionSettings.ExplainFormat format) {
-            return set("explain_format", format.name());
-        }
-
         public QuerySession build() {
             if (catalog == null) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A session needs a catalog");
             }
-            SessionSettings built = new SessionSettings(targetPartitions, batchSize, memoryLimit);
-            for (Map.Entry<String, String> setting : settings.entrySet()) {
-                built = built.with(setting.getKey(), setting.getValue());
-            }
-            return new QuerySession(catalog, built, this);
+            return new QuerySession(catalog, SessionSettings.REGISTRY.defaults().withAll(settings), this);
         }
     }
 

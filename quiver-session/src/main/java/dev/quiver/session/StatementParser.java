@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * Splits scripts into statements and recognises the statements Calcite does not parse
- * ({@code EXPLAIN}, {@code SET}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
+ * ({@code EXPLAIN}, {@code SET}, {@code SHOW SETTINGS}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
  * {@code DROP TABLE}); everything else is a
  * query for the SQL planner.
  *
@@ -21,13 +21,20 @@ import java.util.regex.Pattern;
 final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
+    private static final Pattern SHOW_SETTINGS = Pattern.compile("(?is)SHOW\\s+SETTINGS");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
-    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME + "\\s+AS\\s+(.+)");
+    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
+            + "(?:\\s*\\(([^()]*)\\))?\\s+AS\\s+(.+)");
     private static final Pattern DROP_VIEW = Pattern.compile("(?is)DROP\\s+VIEW\\s+(IF\\s+EXISTS\\s+)?" + NAME);
     private static final Pattern FIRST_WORD = Pattern.compile("(?s)\\s*([A-Za-z]+).*");
     private static final Set<String> UNSUPPORTED = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE");
 
     private StatementParser() {}
+
+    /** {@code CREATE VIEW v (a, b) AS q} names the columns of q: the view is {@code SELECT * FROM (q) AS v_columns(a, b)}. */
+    private static String withColumnNames(String query, String columns) {
+        return "SELECT * FROM (" + query + "\n) AS view_columns(" + columns.strip() + ")";
+    }
 
     /**
      * The statements of {@code script}: comments ({@code --} to the end of the line and
@@ -69,13 +76,18 @@ final class StatementParser {
         if (matcher.matches()) {
             return new Statement.Explain(matcher.group(2), matcher.group(1) != null);
         }
+        if (SHOW_SETTINGS.matcher(text).matches()) {
+            return new Statement.ShowSettings();
+        }
         matcher = SET.matcher(text);
         if (matcher.matches()) {
             return new Statement.Set(matcher.group(1), unquote(matcher.group(2).strip()));
         }
         matcher = CREATE_VIEW.matcher(text);
         if (matcher.matches()) {
-            return new Statement.CreateView(identifier(matcher.group(2)), matcher.group(3), matcher.group(1) != null);
+            String name = identifier(matcher.group(2));
+            String query = matcher.group(3) == null ? matcher.group(4) : withColumnNames(matcher.group(4), matcher.group(3));
+            return new Statement.CreateView(name, query, matcher.group(1) != null);
         }
         matcher = DROP_VIEW.matcher(text);
         if (matcher.matches()) {

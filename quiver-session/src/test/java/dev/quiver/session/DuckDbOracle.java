@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -53,8 +55,21 @@ final class DuckDbOracle implements AutoCloseable {
         }
     }
 
+    /** The connection, for what {@link #query} does not give (column names, metadata). */
+    Connection connection() {
+        return connection;
+    }
+
     /** The rows of {@code sql}, each value normalised by {@link #normalize}. */
     List<List<Object>> query(String sql) throws SQLException {
+        return normalize(queryValues(sql));
+    }
+
+    /**
+     * The rows of {@code sql} with Quiver's representation of dates (Integer days since the epoch)
+     * and timestamps (Long microseconds), other values as the driver returns them.
+     */
+    List<List<Object>> queryValues(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
         try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
             int columns = result.getMetaData().getColumnCount();
@@ -66,13 +81,21 @@ final class DuckDbOracle implements AutoCloseable {
                         value = (int) date.toLocalDate().toEpochDay();
                     } else if (value instanceof LocalDate date) {
                         value = (int) date.toEpochDay();
+                    } else if (value instanceof java.sql.Timestamp timestamp) {
+                        value = micros(timestamp.toLocalDateTime());
+                    } else if (value instanceof LocalDateTime timestamp) {
+                        value = micros(timestamp);
                     }
-                    row.add(normalize(value));
+                    row.add(value);
                 }
                 rows.add(row);
             }
         }
         return rows;
+    }
+
+    private static long micros(LocalDateTime timestamp) {
+        return timestamp.toEpochSecond(ZoneOffset.UTC) * 1_000_000 + timestamp.getNano() / 1_000;
     }
 
     /**

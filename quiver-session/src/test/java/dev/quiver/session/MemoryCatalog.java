@@ -21,15 +21,15 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Tables held as rows of Java values, for SQL tests. */
-final class MemoryCatalog implements Catalog {
+public final class MemoryCatalog implements Catalog {
     private final Map<String, MemoryTable> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 
-    MemoryCatalog add(String name, Schema schema, List<List<Object>> rows) {
+    public MemoryCatalog add(String name, Schema schema, List<List<Object>> rows) {
         tables.put(name, new MemoryTable(name, schema, rows));
         return this;
     }
 
-    MemoryTable memoryTable(String name) {
+    public MemoryTable memoryTable(String name) {
         return tables.get(name);
     }
 
@@ -44,8 +44,8 @@ final class MemoryCatalog implements Catalog {
     }
 
     /** A table over {@link MemoryScanExec}, honouring the scan's projection and partition count. */
-    record MemoryTable(String name, Schema schema, List<List<Object>> rows) implements TableSource {
-        MemoryTable {
+    public record MemoryTable(String name, Schema schema, List<List<Object>> rows) implements TableSource {
+        public MemoryTable {
             requireNonNull(name, "name is null");
             requireNonNull(schema, "schema is null");
             rows = List.copyOf(rows.stream().map(row -> Collections.unmodifiableList(new ArrayList<>(row))).toList());

@@ -8,10 +8,10 @@ import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** A small catalog with NULLs, duplicates and an empty table, for SQL tests. */
-final class TestTables {
+public final class TestTables {
     private TestTables() {}
 
-    static MemoryCatalog catalog() {
+    public static MemoryCatalog catalog() {
         Schema t1 = new Schema(List.of(
                 QuiverTypes.field("id", QuiverTypes.INT32, false),
                 QuiverTypes.field("k", QuiverTypes.INT64, true),
@@ -49,7 +49,7 @@ final class TestTables {
                 .add("empty_t", empty, List.of());
     }
 
-    static List<Object> row(Object... values) {
+    public static List<Object> row(Object... values) {
         return Arrays.asList(values);
     }
 

@@ -36,7 +36,7 @@ class TpchPlanningTest {
                 last = q.sql();
             }
         }
-        ExecutionPlan plan = QueryPlanning.plan(CATALOG, views, new SessionSettings(4, 8192, Long.MAX_VALUE), last);
+        ExecutionPlan plan = QueryPlanning.plan(CATALOG, views, TestSettings.withPartitions(4), last);
         assertThat(PlanDisplay.indent(plan)).doesNotContain("Correlate");
         assertThat(plan.schema().getFields()).isNotEmpty();
     }

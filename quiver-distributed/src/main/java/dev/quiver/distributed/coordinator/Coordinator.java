@@ -9,6 +9,7 @@ import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -77,7 +78,7 @@ public final class Coordinator implements AutoCloseable {
      * in {@code headContext}, which must offer {@link #headServices()}; {@code taskSettings} travel
      * with every task request.
      */
-    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Map<String, String> taskSettings) {
+    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Settings taskSettings) {
         return new DistributedQuery(queryId, plan, Optional.empty(), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
@@ -86,7 +87,7 @@ public final class Coordinator implements AutoCloseable {
      * into stages and each is sized when it closes, from its inputs' samples.
      */
     public DistributedQuery newAdaptiveQuery(String queryId, ExecutionPlan singleNodePlan, AdaptivePlanning planning, TaskContext headContext,
-            Map<String, String> taskSettings) {
+            Settings taskSettings) {
         DistributedPlan placeholder = new DistributedPlan(singleNodePlan, List.of(AdaptiveStageLoop.unsizedHead(0, singleNodePlan, "AQE decides at run time")));
         return new DistributedQuery(queryId, placeholder, Optional.of(planning), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }

@@ -4,8 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.client.TaskControl;
 import dev.quiver.distributed.client.WorkerClient;
-import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.operator.InOrderCoalesceExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
@@ -18,6 +19,7 @@ import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -66,9 +68,6 @@ import java.util.function.UnaryOperator;
  * v1 does not retry.
  */
 public final class DistributedQuery implements AutoCloseable {
-    /** The task setting that, when {@code false}, keeps the tasks' operator metrics out of the final plan. */
-    public static final String COLLECT_METRICS = "distributed.collect_metrics";
-
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
@@ -78,7 +77,7 @@ public final class DistributedQuery implements AutoCloseable {
     private volatile AdaptiveStageLoop adaptiveLoop;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
     private final TaskContext headContext;
-    private final Map<String, String> taskSettings;
+    private final Settings taskSettings;
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
     private final QueryEvents events;
@@ -97,17 +96,17 @@ public final class DistributedQuery implements AutoCloseable {
      * placeholder until {@link #start()} has sized every stage ({@link AdaptiveStageLoop}).
      */
     DistributedQuery(String queryId, DistributedPlan plan, Optional<AdaptivePlanning> adaptive, List<WorkerClient> workers, TaskContext headContext,
-            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
+            Settings taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.adaptive = requireNonNull(adaptive, "adaptive is null");
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
-        this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.taskSettings = requireNonNull(taskSettings, "taskSettings is null");
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.events = requireNonNull(events, "events is null");
-        boolean collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
+        boolean collectMetrics = taskSettings.get(DistributedSettings.COLLECT_METRICS);
         this.tasks = new TaskTracker(lock, events, collectMetrics, this::fail, this::completeIfFinal, this::onSample);
         this.finalization = new MetricsFinalization(queryId, tasks, config.finalizationTimeout(), metrics, headContext.executor(),
                 this::completeIfFinal);

@@ -10,9 +10,9 @@ import dev.quiver.distributed.event.StageSampledEvent;
 import dev.quiver.distributed.event.StageSampledEventResponse;
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.operator.StageInputExec;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
@@ -244,17 +244,9 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
                 : plan.children().stream().anyMatch(child -> reads(child, producerStageId));
     }
 
-    /** The session's {@code batch_size}: the rows of a producer batch; the engine's default when it is not set (or not a number). */
+    /** The session's {@code batch_size}: the rows of a producer batch. */
     private static long batchRows(StageBoundary boundary) {
-        String value = boundary.config().get("batch_size");
-        if (value == null) {
-            return ExecutionConfig.DEFAULT_BATCH_SIZE;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return ExecutionConfig.DEFAULT_BATCH_SIZE;
-        }
+        return boundary.settings().get(EngineSettings.BATCH_SIZE);
     }
 
     private static int stageInputs(ExecutionPlan plan) {

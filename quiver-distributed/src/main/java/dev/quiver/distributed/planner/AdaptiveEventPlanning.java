@@ -33,7 +33,6 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
     private final StageEventDispatcher dispatcher;
     private final String queryId;
     private final List<Long> workerMemoryLimits;
-    private final Map<String, String> config;
     private final CostModel costs;
     private final Map<Integer, BoundaryRequirements> requirements = new ConcurrentHashMap<>();
     private final Map<Integer, ExecutionPlan> producerPlans = new ConcurrentHashMap<>();
@@ -41,12 +40,11 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
     private final Map<Integer, Integer> partitions = new ConcurrentHashMap<>();
 
     public AdaptiveEventPlanning(DistributedPlanner planner, StageEventDispatcher dispatcher, String queryId, List<Long> workerMemoryLimits,
-            Map<String, String> config, CostModel costs) {
+            CostModel costs) {
         this.planner = requireNonNull(planner, "planner is null");
         this.dispatcher = requireNonNull(dispatcher, "dispatcher is null");
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.workerMemoryLimits = List.copyOf(requireNonNull(workerMemoryLimits, "workerMemoryLimits is null"));
-        this.config = Map.copyOf(requireNonNull(config, "config is null"));
         this.costs = requireNonNull(costs, "costs is null");
     }
 
@@ -60,8 +58,7 @@ public final class AdaptiveEventPlanning implements AdaptiveStageEvents, StageHi
         if (dispatcher.isEmpty()) {
             return fragment;
         }
-        Optional<StageBoundary> boundary = StageBoundaries.of(queryId, fragment, fragments, planner, workerMemoryLimits, config,
-                PlanningMode.ADAPTIVE);
+        Optional<StageBoundary> boundary = StageBoundaries.of(queryId, fragment, fragments, planner, workerMemoryLimits, PlanningMode.ADAPTIVE);
         if (boundary.isEmpty()) {
             return fragment;
         }

@@ -44,8 +44,7 @@ public final class EventDrivenPlanning {
 
     private EventDrivenPlanning() {}
 
-    public static Result plan(DistributedPlanner planner, ExecutionPlan plan, StageEventDispatcher dispatcher, String queryId, List<Long> workerMemoryLimits,
-            Map<String, String> config) {
+    public static Result plan(DistributedPlanner planner, ExecutionPlan plan, StageEventDispatcher dispatcher, String queryId, List<Long> workerMemoryLimits) {
         requireNonNull(planner, "planner is null");
         requireNonNull(dispatcher, "dispatcher is null");
         List<StageFragment> fragments = new ArrayList<>(planner.cut(requireNonNull(plan, "plan is null")));
@@ -60,7 +59,7 @@ public final class EventDrivenPlanning {
             List<TaskCountHint> hints = BoundaryRequirements.hintsFor(fragment.inputStageIds(), requirements);
             Stage stage = planner.size(fragment, stages, hints, DistributedPlanner.SizingMode.STATIC);
             Optional<StageBoundary> boundary = dispatcher.isEmpty() ? Optional.empty()
-                    : StageBoundaries.of(queryId, fragment, fragments, planner, workerMemoryLimits, config, PlanningMode.STATIC);
+                    : StageBoundaries.of(queryId, fragment, fragments, planner, workerMemoryLimits, PlanningMode.STATIC);
             if (boundary.isPresent()) {
                 DynamicStageBuiltEvent event = StageBoundaries.builtEvent(boundary.get(), fragment.plan(), stage.taskCount(), costs);
                 StageBuiltOutcome outcome = dispatcher.onStageBuilt(event);

@@ -37,7 +37,7 @@ public final class StageBoundaries {
      * @param workerMemoryLimits one limit per worker the query may use
      */
     public static Optional<StageBoundary> of(String queryId, StageFragment producer, List<StageFragment> fragments, DistributedPlanner planner,
-            List<Long> workerMemoryLimits, Map<String, String> config, PlanningMode mode) {
+            List<Long> workerMemoryLimits, PlanningMode mode) {
         requireNonNull(producer, "producer is null");
         if (producer.isHead() || producer.outputKind().get() == BoundaryKind.COALESCE) {
             return Optional.empty();
@@ -48,7 +48,7 @@ public final class StageBoundaries {
                 : producer.plan().outputPartitioning().partitionCount();
         return Optional.of(new StageBoundary(queryId, producer.stageId(), consumer.stageId(), producer.outputKind().get(), producer.outputKeys(),
                 partitions, consumer.plan(), consumerHints(consumer, planner, mode), planner.settings().workerCount(), workerMemoryLimits,
-                planner.settings().effectiveMaxTasksPerStage(), planner.settings().maxTasksOrigin(), config, mode));
+                planner.settings().effectiveMaxTasksPerStage(), planner.settings().maxTasksOrigin(), planner.settings().settings(), mode));
     }
 
     /** The consumer's own hints an exact count must agree with. */

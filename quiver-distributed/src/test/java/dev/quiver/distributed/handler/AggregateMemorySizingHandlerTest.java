@@ -157,8 +157,7 @@ class AggregateMemorySizingHandlerTest {
             AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
             int previous = 0;
             for (long limit : new long[] {1L << 30, 128 * MIB, 48 * MIB}) {
-                StageBoundary boundary = boundary(fragments, 0, planner, limit, PlanningMode.ADAPTIVE,
-                        Map.of("distributed.sample_bytes_per_partition", Long.toString(MIB)));
+                StageBoundary boundary = boundary(fragments, 0, planner, limit, PlanningMode.ADAPTIVE);
                 SampledStatistics sample = new SampledStatistics(0, 2_000_000, 160_000_000, 2_000_000, 100_000, 0.05, 8, 8, 32, false,
                         Statistics.unknown(fragments.get(0).plan().schema()));
                 StageSampledEventResponse answer = handler.onStageSampled(StageBoundaries.sampledEvent(boundary, fragments.get(0).plan(), 8, sample));
@@ -234,7 +233,7 @@ class AggregateMemorySizingHandlerTest {
             // the head's coalesce boundary fires no event; a shuffle into a join has no aggregate to size
             ExecutionPlan scan = catalog.table("lineitem").orElseThrow().scan(ScanRequest.all(PARTITIONS));
             List<StageFragment> fragments = planner.cut(groupBy(scan, List.of("l_orderkey"), List.of(), PARTITIONS));
-            assertThat(StageBoundaries.of("q1", fragments.get(1), fragments, planner, List.of(MIB, MIB, MIB, MIB), Map.of(), PlanningMode.STATIC))
+            assertThat(StageBoundaries.of("q1", fragments.get(1), fragments, planner, List.of(MIB, MIB, MIB, MIB), PlanningMode.STATIC))
                     .isEqualTo(Optional.empty());
             StageBoundary boundary = boundary(fragments, 0, planner, 1L << 30, PlanningMode.STATIC);
             assertThat(AggregateMemorySizingHandler.finalAggregate(boundary)).isPresent();

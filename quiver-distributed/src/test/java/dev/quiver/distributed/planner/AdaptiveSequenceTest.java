@@ -79,7 +79,7 @@ class AdaptiveSequenceTest {
                     planner.settings().effectiveMaxTasksPerStage());
             Stage producer = planner.size(producerFragment, List.of(), List.of(producerCost), DistributedPlanner.SizingMode.ADAPTIVE);
             // step 3: the stage-built event (this handler leaves it alone)
-            StageBoundary boundary = StageBoundaries.of("q1", producerFragment, fragments, planner, Collections.nCopies(WORKERS, 1L << 30), Map.of(),
+            StageBoundary boundary = StageBoundaries.of("q1", producerFragment, fragments, planner, Collections.nCopies(WORKERS, 1L << 30),
                     PlanningMode.ADAPTIVE).orElseThrow();
             StageBuiltOutcome built = dispatcher.onStageBuilt(StageBoundaries.builtEvent(boundary, producerFragment.plan(), producer.taskCount(), costs));
             assertThat(built.requirements().counts()).isEmpty();

@@ -47,7 +47,7 @@ class EventDrivenPlanningTest {
 
     private DistributedPlan plan(DistributedPlanner planner, ExecutionPlan query, StageEventHandler... handlers) {
         return EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(handlers)), "q1",
-                Collections.nCopies(planner.settings().workerCount(), GIB), Map.of()).plan();
+                Collections.nCopies(planner.settings().workerCount(), GIB)).plan();
     }
 
     private static StageInputExec inputFrom(ExecutionPlan plan, int producer) {
@@ -150,9 +150,9 @@ class EventDrivenPlanningTest {
             DistributedPlanner eight = new DistributedPlanner(DistributedPlannerSettings.defaults(8, 4));
             AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
             DistributedPlan roomy = EventDrivenPlanning.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
-                    Collections.nCopies(8, GIB), Map.of()).plan();
+                    Collections.nCopies(8, GIB)).plan();
             DistributedPlan tight = EventDrivenPlanning.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
-                    Collections.nCopies(8, 24L << 20), Map.of()).plan();
+                    Collections.nCopies(8, 24L << 20)).plan();
             Stage roomyAggregate = roomy.stages().stream().filter(stage -> stage.taskCountHint().origin().contains("AggregateMemorySizingHandler"))
                     .findFirst().orElseThrow();
             Stage tightAggregate = tight.stages().stream().filter(stage -> stage.taskCountHint().origin().contains("AggregateMemorySizingHandler"))

@@ -73,12 +73,7 @@ public final class ExactFixtures {
 
     /** The boundary above stage {@code producer} of {@code fragments}, every worker with {@code memory} bytes. */
     public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode) {
-        return boundary(fragments, producer, planner, memory, mode, Map.of());
-    }
-
-    public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode,
-            Map<String, String> config) {
         return StageBoundaries.of("q1", fragments.get(producer), fragments, planner,
-                Collections.nCopies(planner.settings().workerCount(), memory), config, mode).orElseThrow();
+                Collections.nCopies(planner.settings().workerCount(), memory), mode).orElseThrow();
     }
 }

@@ -9,6 +9,7 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -95,7 +96,8 @@ public final class VectorValues {
                 v.reallocValidityAndOffsetBuffers();
             }
             v.setNull(index);
-        } else {
+        } else if (!(vector instanceof NullVector)) {
+            // a NullVector (the type of an untyped NULL literal) holds nothing but NULLs: nothing to set
             throw new IllegalArgumentException("unsupported vector type " + vector.getField());
         }
     }

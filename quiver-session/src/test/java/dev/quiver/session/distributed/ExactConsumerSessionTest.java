@@ -3,10 +3,12 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.event.StageSampledEvent;
 import dev.quiver.distributed.event.StageSampledEventResponse;
@@ -16,6 +18,7 @@ import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -141,6 +144,41 @@ class ExactConsumerSessionTest {
         assertThat(run.result().rows()).containsExactlyInAnyOrderElementsOf(expected);
         String analyzed = (String) session.executeScript("EXPLAIN ANALYZE " + BY_PART).rows().get(0).get(0);
         assertThat(analyzed).contains("Exact(3) from handler first").contains("with P_c=3").contains("], 9) → consumer task t reads [3t, 3t+3)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void handlersReadTheSessionsSettingsTyped(boolean adaptive) {
+        reset(adaptive);
+        List<StageBoundary> built = new CopyOnWriteArrayList<>();
+        List<StageBoundary> sampled = new CopyOnWriteArrayList<>();
+        first.respond(event -> {
+            built.add(event.boundary());
+            return DynamicStageBuiltEventResponse.unchanged();
+        });
+        first.respondToSamples(event -> {
+            sampled.add(event.boundary());
+            return StageSampledEventResponse.unchanged();
+        });
+        session.executeScript("SET batch_size = 1000; SET distributed.sample_bytes_per_partition = '2MiB'");
+        try {
+            DistributedRun.assertSucceeded(DistributedRun.query(session, BY_PART).finalPlan());
+        } finally {
+            session.executeScript("SET batch_size = 8192; SET distributed.sample_bytes_per_partition = '1MiB'");
+        }
+        assertThat(built).isNotEmpty();
+        assertThat(sampled).hasSize(adaptive ? built.size() : 0);
+        for (StageBoundary boundary : concat(built, sampled)) {
+            assertThat(boundary.settings().get(EngineSettings.BATCH_SIZE)).isEqualTo(1000);
+            assertThat(boundary.settings().get(DistributedSettings.SAMPLE_BYTES_PER_PARTITION)).isEqualTo(2L << 20);
+            assertThat(boundary.settings().get(DistributedSettings.DYNAMIC_TASK_COUNT)).isEqualTo(adaptive);
+        }
+    }
+
+    private static List<StageBoundary> concat(List<StageBoundary> a, List<StageBoundary> b) {
+        List<StageBoundary> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     @Test
@@ -306,7 +344,7 @@ class ExactConsumerSessionTest {
     @Test
     void inAdaptiveModeAStageIsDispatchedBeforeItIsSampledInEveryRun() {
         reset(true);
-        long budget = session.settings().distributed().dynamicBytesPerPartition();
+        long budget = session.settings().get(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION);
         // a small budget gives the scan several tasks, so that early tasks' samples race the dispatch of the later ones
         session.execute("SET distributed.dynamic_bytes_per_partition = 65536").close();
         try {

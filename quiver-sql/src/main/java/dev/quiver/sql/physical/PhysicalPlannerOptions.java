@@ -1,5 +1,8 @@
 package dev.quiver.sql.physical;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
+
 /**
  * Choices the physical planner makes from configuration.
  *
@@ -19,6 +22,11 @@ public record PhysicalPlannerOptions(int targetPartitions, long collectLeftMaxRo
         if (collectLeftMaxRows < 0) {
             throw new IllegalArgumentException("collectLeftMaxRows must not be negative: " + collectLeftMaxRows);
         }
+    }
+
+    /** The options a session's {@code settings} choose ({@code target_partitions}, {@code hash_join_collect_left_max_rows}). */
+    public static PhysicalPlannerOptions from(Settings settings) {
+        return new PhysicalPlannerOptions(settings.get(EngineSettings.TARGET_PARTITIONS), settings.get(SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS));
     }
 
     public static PhysicalPlannerOptions withTargetPartitions(int targetPartitions) {

@@ -29,9 +29,8 @@ final class LogicalOptimizer {
     private static final List<RelOptRule> SUB_QUERY_REMOVAL = List.of(
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
 
-    // INTERSECT and EXCEPT (distinct) as semi/anti joins; ROLLUP/CUBE as a union of plain aggregates.
-    private static final List<RelOptRule> SET_OPERATIONS = List.of(
-            CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN, CoreRules.AGGREGATE_GROUPING_SETS_TO_UNION);
+    // INTERSECT and EXCEPT (distinct) as semi/anti joins. (GROUPING SETS stay: the engine expands them in one pass.)
+    private static final List<RelOptRule> SET_OPERATIONS = List.of(CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN);
 
     // Alone in their phase: together with FILTER_INTO_JOIN/JOIN_CONDITION_PUSH they loop on q7/q19.
     private static final List<RelOptRule> DISJUNCTION_EXPANSION = List.of(

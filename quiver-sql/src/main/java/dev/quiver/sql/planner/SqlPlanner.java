@@ -2,6 +2,8 @@ package dev.quiver.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
@@ -26,6 +28,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -54,8 +57,8 @@ public final class SqlPlanner {
             // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
             .withConformance(SqlConformanceEnum.LENIENT);
 
-    /** The registry's functions, Calcite's operators, the Babel parser's few library operators. */
-    static final SqlOperatorTable OPERATOR_TABLE = QuiverOperatorTable.create(FunctionRegistry.builtins());
+    /** Quiver's aggregates, the registry's functions, Calcite's operators, the Babel parser's few library operators. */
+    static final SqlOperatorTable OPERATOR_TABLE = AggregateOperators.table(QuiverOperatorTable.create(FunctionRegistry.builtins()));
 
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
@@ -67,14 +70,22 @@ public final class SqlPlanner {
 
     private final Catalog catalog;
     private final Map<String, String> views;
+    private final CurrentSetting currentSetting;
     private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
+
+    /** A planner outside a session: {@code current_setting} sees the engine's settings at their defaults. */
+    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+        this(catalog, views, EngineSettings.REGISTRY.defaults());
+    }
 
     /**
      * @param views view SQL by view name; a view may use tables and other views, not itself
+     * @param settings the session's settings, which {@code current_setting('name')} reads
      */
-    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+    public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
+        this.currentSetting = new CurrentSetting(settings);
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -82,7 +93,7 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, query);
+            SqlNode parsed = AggregateOperators.resolveParsed(ColumnNames.apply(SqlErrors.parse(planner, query), query));
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
@@ -111,7 +122,7 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, sql);
+            SqlNode parsed = AggregateOperators.resolveParsed(ColumnNames.apply(SqlErrors.parse(planner, sql), sql));
             return SqlErrors.validatedRowType(planner, parsed);
         } finally {
             planner.close();
@@ -126,7 +137,8 @@ public final class SqlPlanner {
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
-                .operatorTable(OPERATOR_TABLE)
+                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
+                .convertletTable(CurrentSetting.convertlets(currentSetting))
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 // constants fold through the engine's kernels, never Calcite's own implementations
                 .executor(EngineRexExecutor.INSTANCE)

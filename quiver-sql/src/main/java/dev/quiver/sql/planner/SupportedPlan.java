@@ -5,7 +5,6 @@ import dev.quiver.engine.error.QuiverException;
 import java.util.Set;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Intersect;
 import org.apache.calcite.rel.core.Join;
@@ -61,9 +60,6 @@ final class SupportedPlan {
         }
         if (node instanceof Minus) {
             throw notSupported("EXCEPT ALL is not supported; use EXCEPT");
-        }
-        if (node instanceof Aggregate aggregate && aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw notSupported("This use of GROUPING SETS, ROLLUP or CUBE is not supported");
         }
         if (node instanceof Join join && !JOIN_TYPES.contains(join.getJoinType())) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a " + join.getJoinType() + " join");
