@@ -29,10 +29,10 @@ class DistributedFunctionsTest {
     void start() throws SQLException {
         catalog = ScalarFunctionsTest.tables();
         duckdb = new DuckDbOracle(catalog);
-        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(3).withBytesPerPartitionForScans(64)
-                .set("hash_join_collect_left_max_rows", "0").build();
-        adaptive = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(3).withDynamicTaskCount(true)
-                .withDynamicBytesPerPartition(64).build();
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(3)
+                .set("distributed.bytes_per_partition_for_scans", "64").set("hash_join_collect_left_max_rows", "0").build();
+        adaptive = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(3)
+                .set("distributed.dynamic_task_count", "true").set("distributed.dynamic_bytes_per_partition", "64").build();
     }
 
     @AfterAll
