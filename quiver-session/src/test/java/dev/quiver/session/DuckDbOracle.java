@@ -100,7 +100,8 @@ final class DuckDbOracle implements AutoCloseable {
 
     /**
      * One representation per value, so Quiver's and DuckDB's results compare: integers as Long,
-     * other numbers as BigDecimal rounded to 4 places without trailing zeros.
+     * other numbers as BigDecimal rounded to 4 places without trailing zeros (NaN and the infinities
+     * stay doubles).
      */
     static Object normalize(Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
@@ -111,6 +112,9 @@ final class DuckDbOracle implements AutoCloseable {
         }
         if (value instanceof BigDecimal decimal) {
             return decimal.setScale(4, RoundingMode.HALF_UP).stripTrailingZeros();
+        }
+        if ((value instanceof Double || value instanceof Float) && !Double.isFinite(((Number) value).doubleValue())) {
+            return ((Number) value).doubleValue();
         }
         if (value instanceof Double || value instanceof Float) {
             return BigDecimal.valueOf(((Number) value).doubleValue()).setScale(4, RoundingMode.HALF_UP).stripTrailingZeros();

@@ -12,13 +12,13 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
 import dev.quiver.engine.expr.IsNullExpr;
-import dev.quiver.engine.expr.LikeExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.TryCastExpr;
+import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.UnionExec;
@@ -217,8 +217,9 @@ class PlanCodecTest {
                         Optional.of(new LiteralExpr("small", QuiverTypes.UTF8)), QuiverTypes.UTF8),
                 new CaseExpr(List.of(new CaseExpr.WhenThen(item("flag"), grp)), Optional.empty(), QuiverTypes.INT32),
                 new CastExpr(grp, QuiverTypes.INT64),
-                new LikeExpr(name, "%an%", Optional.empty(), false),
-                new LikeExpr(name, "a!%%", Optional.of('!'), true),
+                FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("%an%", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN),
+                new NotExpr(FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("a!%%", QuiverTypes.UTF8), new LiteralExpr("!", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN)),
+                new TryCastExpr(name, QuiverTypes.INT64),
                 new InListExpr(grp, Arrays.asList(0, null), false),
                 new InListExpr(name, List.of("fig", "kiwi"), true),
                 new ScalarFunctionExpr(FunctionRegistry.builtins().require("upper"), List.of(name), QuiverTypes.UTF8),

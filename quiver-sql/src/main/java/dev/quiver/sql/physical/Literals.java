@@ -6,7 +6,12 @@ import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -51,6 +56,48 @@ final class Literals {
             return TemporalLiterals.micros(literal);
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Literals of type " + typeName + " are not supported: " + literal);
+    }
+
+    /**
+     * The engine's Java value for {@code type} (see {@link QuiverTypes}) as a Calcite literal of
+     * exactly that type (with a nullability cast where the type is nullable), or null when no
+     * literal of the type holds it (a string longer than a VARCHAR(n), a type with no literals).
+     */
+    static RexNode toRex(RexBuilder rexBuilder, Object value, RelDataType type) {
+        if (value == null) {
+            return rexBuilder.makeNullLiteral(type);
+        }
+        RelDataType notNull = rexBuilder.getTypeFactory().createTypeWithNullability(type, false);
+        RexLiteral literal = switch (type.getSqlTypeName()) {
+            case BOOLEAN -> rexBuilder.makeLiteral((Boolean) value);
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> rexBuilder.makeExactLiteral(BigDecimal.valueOf(((Number) value).longValue()), notNull);
+            case DECIMAL -> rexBuilder.makeExactLiteral((BigDecimal) value, notNull);
+            case DOUBLE, FLOAT, REAL -> rexBuilder.makeApproxLiteral((Double) value, notNull);
+            case CHAR, VARCHAR -> fits((String) value, type) ? (RexLiteral) rexBuilder.makeLiteral(value, notNull, false) : null;
+            case DATE -> rexBuilder.makeDateLiteral(DateString.fromDaysSinceEpoch((Integer) value));
+            // a literal's value is read back in milliseconds (see value): finer timestamps stay unfolded
+            case TIMESTAMP -> (Long) value % 1000 == 0 ? rexBuilder.makeTimestampLiteral(timestamp((Long) value), type.getPrecision()) : null;
+            default -> null;
+        };
+        if (literal == null) {
+            return null;
+        }
+        return type.isNullable() ? rexBuilder.makeAbstractCast(type, literal, false) : literal;
+    }
+
+    /** Whether a CHAR(n) or VARCHAR(n) literal holds {@code value} unchanged (no padding, no truncation). */
+    private static boolean fits(String value, RelDataType type) {
+        int length = value.codePointCount(0, value.length());
+        if (type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED) {
+            return true;
+        }
+        return type.getSqlTypeName() == SqlTypeName.CHAR ? length == type.getPrecision() : length <= type.getPrecision();
+    }
+
+    private static TimestampString timestamp(long micros) {
+        long millis = Math.floorDiv(micros, 1000L);
+        int nanos = (int) Math.floorMod(micros, 1_000_000L) * 1000;
+        return TimestampString.fromMillisSinceEpoch(millis).withNanos(nanos);
     }
 
     /** A constant number as the Java value of numeric {@code type}, failing if it does not fit. */

@@ -4,6 +4,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.function.ArgumentTypes;
 import dev.quiver.engine.expr.function.FunctionRegistry;
@@ -20,6 +21,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -46,6 +48,12 @@ final class StandardCalls {
                 return trim(translator, call, type);
             case PLUS, MINUS:
                 return dateArithmetic(translator, call, type);
+            case LIKE, SIMILAR:
+                return like(translator, call);
+            case POSITION:
+                return position(translator, call, type);
+            case FLOOR, CEIL:
+                return floorOrCeil(translator, call, type);
             default:
                 break;
         }
@@ -76,14 +84,45 @@ final class StandardCalls {
         return RexTranslator.castTo(datePart.call(args, datePart.resultType(ArgumentTypes.of(args))), type);
     }
 
+    /** {@code TRIM([BOTH|LEADING|TRAILING] [characters] FROM s)}: btrim, ltrim or rtrim of (s, characters). */
     private static PhysicalExpr trim(RexTranslator translator, RexCall call, ArrowType type) {
         List<RexNode> operands = call.getOperands();
         SqlTrimFunction.Flag flag = ((RexLiteral) operands.get(0)).getValueAs(SqlTrimFunction.Flag.class);
-        String characters = ((RexLiteral) operands.get(1)).getValueAs(String.class);
-        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(characters)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only TRIM of spaces from both ends is supported: " + call);
+        String name = switch (flag) {
+            case BOTH -> "btrim";
+            case LEADING -> "ltrim";
+            case TRAILING -> "rtrim";
+        };
+        return function(name).call(List.of(translator.translate(operands.get(2)), translator.translate(operands.get(1))), type);
+    }
+
+    /** {@code s [NOT] LIKE | ILIKE | SIMILAR TO pattern [ESCAPE e]}: like, ilike or similar_to, negated by NOT. */
+    private static PhysicalExpr like(RexTranslator translator, RexCall call) {
+        SqlLikeOperator operator = (SqlLikeOperator) call.getOperator();
+        String name = call.getKind() == SqlKind.SIMILAR ? "similar_to" : operator.isCaseSensitive() ? "like" : "ilike";
+        PhysicalExpr matches = function(name).call(translator.translate(call.getOperands()), QuiverTypes.BOOLEAN);
+        return operator.isNegated() ? new NotExpr(matches) : matches;
+    }
+
+    /** {@code POSITION(needle IN s)}: strpos(s, needle). */
+    private static PhysicalExpr position(RexTranslator translator, RexCall call, ArrowType type) {
+        if (call.getOperands().size() > 2) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "POSITION(.. IN .. FROM ..) is not supported: " + call);
         }
-        return function("btrim").call(List.of(translator.translate(operands.get(2))), type);
+        PhysicalExpr strpos = function("strpos").call(
+                List.of(translator.translate(call.getOperands().get(1)), translator.translate(call.getOperands().get(0))), QuiverTypes.INT64);
+        return RexTranslator.castTo(strpos, type);
+    }
+
+    /** {@code FLOOR(x)} and {@code CEIL(x)} of a number (of a date or time with a unit: not yet). */
+    private static PhysicalExpr floorOrCeil(RexTranslator translator, RexCall call, ArrowType type) {
+        if (call.getOperands().size() != 1) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, call.getKind() + " to a unit of time is not supported: " + call);
+        }
+        ScalarFunction function = function(call.getKind() == SqlKind.FLOOR ? "floor" : "ceil");
+        PhysicalExpr x = translator.translate(call.getOperands().get(0));
+        ArrowType own = function.resultType(dev.quiver.engine.expr.function.ArgumentTypes.of(List.of(x)));
+        return RexTranslator.castTo(function.call(List.of(x), own), type);
     }
 
     /**

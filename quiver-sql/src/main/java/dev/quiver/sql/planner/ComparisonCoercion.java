@@ -6,6 +6,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -16,9 +17,9 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 /**
  * Implicit casts only where they are unsurprising: a string compared with a date, timestamp,
  * number or boolean ({@code o_orderdate >= '1995-01-01'}) becomes that type, a date compared with
- * a timestamp becomes a timestamp, and the branches of
- * CASE, IN lists and set operations get a common type. Arithmetic and function arguments are not
- * coerced, so {@code 'a' + 1} or {@code SUM(varchar)} fail while planning (TYPE_MISMATCH) instead
+ * a timestamp becomes a timestamp, the branches of CASE, IN lists and set operations get a common
+ * type, and an operand of {@code ||} that is not a string becomes VARCHAR. Arithmetic and other
+ * function arguments are not coerced, so {@code 'a' + 1} or {@code SUM(varchar)} fail while planning (TYPE_MISMATCH) instead
  * of as casts that fail while running.
  */
 final class ComparisonCoercion extends TypeCoercionImpl {
@@ -66,9 +67,21 @@ final class ComparisonCoercion extends TypeCoercionImpl {
         return false;
     }
 
+    /** Only {@code ||}: a non-string operand is cast to VARCHAR ({@code 'a' || 1} is {@code 'a1'}, as in DuckDB and PostgreSQL). */
     @Override
     public boolean builtinFunctionCoercion(SqlCallBinding binding, List<RelDataType> operandTypes, List<SqlTypeFamily> expectedFamilies) {
-        return false;
+        if (binding.getOperator() != SqlStdOperatorTable.CONCAT) {
+            return false;
+        }
+        boolean coerced = false;
+        RelDataType varchar = factory.createSqlType(SqlTypeName.VARCHAR);
+        for (int i = 0; i < binding.getOperandCount(); i++) {
+            RelDataType type = binding.getOperandType(i);
+            if (!SqlTypeUtil.isCharacter(type) && !SqlTypeUtil.isNull(type)) {
+                coerced |= coerceOperandType(binding.getScope(), binding.getCall(), i, varchar);
+            }
+        }
+        return coerced;
     }
 
     @Override

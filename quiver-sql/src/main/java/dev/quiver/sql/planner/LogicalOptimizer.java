@@ -1,5 +1,6 @@
 package dev.quiver.sql.planner;
 
+import dev.quiver.sql.physical.EngineRexExecutor;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptRule;
@@ -92,6 +93,7 @@ final class LogicalOptimizer {
 
     private static RelNode run(RelNode rel, HepProgram program) {
         HepPlanner planner = new HepPlanner(program);
+        planner.setExecutor(EngineRexExecutor.INSTANCE);
         planner.setRoot(rel);
         return planner.findBestExp();
     }

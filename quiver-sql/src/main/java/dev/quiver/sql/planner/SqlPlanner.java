@@ -10,6 +10,7 @@ import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
 import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
+import dev.quiver.sql.physical.EngineRexExecutor;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +23,6 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelProtoDataType;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.ViewTable;
@@ -68,7 +68,8 @@ public final class SqlPlanner {
             .withTrimUnusedFields(false);
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
-            .withTypeCoercionFactory(ComparisonCoercion::new);
+            .withTypeCoercionFactory(ComparisonCoercion::new)
+            .withTypeCoercionRules(CastRules.RULES);
 
     private final Catalog catalog;
     private final Map<String, String> views;
@@ -91,7 +92,7 @@ public final class SqlPlanner {
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
         this.currentSetting = new CurrentSetting(settings);
         SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);
-        this.convertlets = call -> call.getOperator() == currentSetting ? setting.get(call) : QuiverConvertletTable.INSTANCE.get(call);
+        this.convertlets = LikeEscapeCheck.over(call -> call.getOperator() == currentSetting ? setting.get(call) : QuiverConvertletTable.INSTANCE.get(call));
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -170,7 +171,8 @@ public final class SqlPlanner {
                 .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
                 .convertletTable(convertlets)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
-                .executor(RexUtil.EXECUTOR)
+                // constants fold through the engine's kernels, never Calcite's own implementations
+                .executor(EngineRexExecutor.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();
