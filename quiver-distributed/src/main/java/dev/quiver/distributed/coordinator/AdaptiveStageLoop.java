@@ -264,7 +264,8 @@ final class AdaptiveStageLoop {
         hints.add(costHint);
         hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
         Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
-        decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
+        decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty(),
+                planning.planner().advisoryLeafHints(fragment)));
         return new Sizing(stage, cost, costHint);
     }
 

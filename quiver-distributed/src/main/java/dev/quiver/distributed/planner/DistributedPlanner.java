@@ -83,6 +83,11 @@ public final class DistributedPlanner {
         return StageSizer.leafHint(requireNonNull(leaf, "leaf is null"), requireNonNull(mode, "mode is null"), settings, estimators);
     }
 
+    /** The {@code Desired} hints {@code fragment}'s source leaves give (what AQE, which sizes from costs, shows beside its decision). */
+    public List<TaskCountHint> advisoryLeafHints(StageFragment fragment) {
+        return StageSizer.advisoryLeafHints(requireNonNull(fragment, "fragment is null"), settings, estimators);
+    }
+
     /** The stages of {@code plan}, producers first, the head stage last, not sized yet. */
     public List<StageFragment> cut(ExecutionPlan plan) {
         return StageCutter.cut(requireNonNull(plan, "plan is null"), settings);

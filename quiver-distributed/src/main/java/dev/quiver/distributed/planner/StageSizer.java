@@ -84,6 +84,19 @@ final class StageSizer {
                         + input.producerStageId() + ", which it reads"));
     }
 
+    /**
+     * The advisory ({@code Desired}) hints the source leaves of {@code fragment} give through their
+     * estimators: a static plan merges them; AQE sizes from costs instead and shows them beside its
+     * decision.
+     */
+    static List<TaskCountHint> advisoryLeafHints(StageFragment fragment, DistributedPlannerSettings settings, TaskEstimators estimators) {
+        List<ExecutionPlan> leaves = new ArrayList<>();
+        collectLeaves(fragment.plan(), leaves);
+        return leaves.stream().filter(leaf -> !(leaf instanceof StageInputExec))
+                .map(leaf -> leafHint(leaf, DistributedPlanner.SizingMode.STATIC, settings, estimators).orElseThrow())
+                .filter(hint -> hint instanceof TaskCountHint.Desired).toList();
+    }
+
     /** The input with the producer's task count and this stage's. */
     private static StageInputExec sized(StageInputExec input, Stage producer, int consumerTasks) {
         int producerTasks = producer.taskCount();
