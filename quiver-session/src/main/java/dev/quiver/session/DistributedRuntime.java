@@ -7,6 +7,7 @@ import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
+import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.planner.DistributedPlanner;
 import dev.quiver.distributed.planner.StageEventDispatcher;
@@ -32,15 +33,19 @@ final class DistributedRuntime implements AutoCloseable {
     private final Optional<LocalCluster> localCluster;
     private final StageEventDispatcher dispatcher;
     private final Supplier<List<Long>> memoryLimits;
+    /** The built-in estimators and the session's ({@link QuerySession.Builder#taskEstimator}, plugins). */
+    private final TaskEstimators estimators;
     private List<Long> knownMemoryLimits;
 
     /**
      * @param dispatcher the session's stage-event handlers
      * @param memoryLimits each worker's memory limit (asked of the workers at most once, when a
      *     handler first needs them)
+     * @param estimators the task estimators the planner consults for the stages' source leaves
      */
     DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster, StageEventDispatcher dispatcher,
-            Supplier<List<Long>> memoryLimits) {
+            Supplier<List<Long>> memoryLimits, TaskEstimators estimators) {
+        this.estimators = requireNonNull(estimators, "estimators is null");
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resources = List.copyOf(requireNonNull(resources, "resources is null"));
         this.localCluster = requireNonNull(localCluster, "localCluster is null");
@@ -81,7 +86,7 @@ final class DistributedRuntime implements AutoCloseable {
     }
 
     private DistributedPlanner planner(Settings settings) {
-        return new DistributedPlanner(new DistributedPlannerSettings(coordinator.workers().size(), settings));
+        return new DistributedPlanner(new DistributedPlannerSettings(coordinator.workers().size(), settings), estimators);
     }
 
     /** A query over {@code planned} ({@link #plan}). */

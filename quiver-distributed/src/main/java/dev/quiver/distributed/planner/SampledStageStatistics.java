@@ -81,12 +81,14 @@ public final class SampledStageStatistics implements StageStatistics {
                 settings.effectiveMaxTasksPerStage());
         List<TaskCountHint> hints = new ArrayList<>();
         hints.add(costHint);
+        List<TaskCountHint> advisory = new ArrayList<>();
         for (ExecutionPlan leaf : PlanTree.leaves(fragment.plan())) {
             if (!(leaf instanceof StageInputExec)) {
-                leafHint(leaf).ifPresent(hints::add);
+                TaskCountHint hint = estimators.taskCount(leaf, settings);
+                (hint instanceof TaskCountHint.Exact ? hints : advisory).add(hint);
             }
         }
-        return new Advice(hints, Optional.of(new CostAdvice(cost, costHint)));
+        return new Advice(hints, Optional.of(new CostAdvice(cost, costHint, advisory)));
     }
 
     @Override

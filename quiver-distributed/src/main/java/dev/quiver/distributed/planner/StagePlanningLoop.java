@@ -164,7 +164,7 @@ public final class StagePlanningLoop {
         hints.addAll(BoundaryRequirements.hintsFor(fragment.inputStageIds(), requirements));
         Stage stage = planner.size(fragment, stages, hints);
         advice.cost().ifPresent(cost -> decisions.put(stage.stageId(),
-                new StageDecision(stage.stageId(), cost.cost(), cost.hint(), stage.taskCountHint(), Optional.empty())));
+                new StageDecision(stage.stageId(), cost.cost(), cost.hint(), stage.taskCountHint(), Optional.empty(), cost.sourceHints())));
         if (stage.isHead()) {
             listener.sized(stage, Optional.ofNullable(decisions.get(stage.stageId())));
         }

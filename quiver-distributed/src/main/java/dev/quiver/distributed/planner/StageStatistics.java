@@ -47,11 +47,18 @@ public interface StageStatistics {
         }
     }
 
-    /** A stage's cost (DESIGN §5 step 1) and the {@code Desired} count it gives (step 2). */
-    record CostAdvice(StageCost cost, TaskCountHint.Desired hint) {
+    /**
+     * A stage's cost (DESIGN §5 step 1) and the {@code Desired} count it gives (step 2).
+     *
+     * @param sourceHints the {@code Desired} hints of the stage's source leaves' {@code TaskEstimator}s,
+     *     which AQE does not merge (it sizes from the cost) but shows beside its decision, so that a
+     *     custom source sees its estimator at work
+     */
+    record CostAdvice(StageCost cost, TaskCountHint.Desired hint, List<TaskCountHint> sourceHints) {
         public CostAdvice {
             requireNonNull(cost, "cost is null");
             requireNonNull(hint, "hint is null");
+            sourceHints = List.copyOf(requireNonNull(sourceHints, "sourceHints is null"));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.quiver.engine.execution;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.MemoryPool;
@@ -100,6 +101,15 @@ public final class TaskContext implements AutoCloseable {
 
     public int batchSize() {
         return config.batchSize();
+    }
+
+    /**
+     * The value of {@code setting} for this execution: the session's, or on a worker the task
+     * request's (which carries the engine's and the {@code distributed.*} settings). An operator
+     * reads a setting here, so that a new one is only its declaration.
+     */
+    public <T> T setting(Setting<T> setting) {
+        return config.settings().get(setting);
     }
 
     /**
