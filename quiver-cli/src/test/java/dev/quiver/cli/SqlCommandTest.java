@@ -22,6 +22,14 @@ class SqlCommandTest {
     }
 
     @Test
+    void unaliasedColumnsAreNamedAfterTheirExpressions() {
+        Run run = CliRunner.run("sql", "--tpch", "0.01", "--format", "csv",
+                "select n_regionkey, count(*), sum(n_nationkey) from nation group by n_regionkey order by 1 limit 1");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("n_regionkey,count_star(),sum(n_nationkey)\n0,5,50\n");
+    }
+
+    @Test
     void scriptFromStdinPrintsTheLastResult() {
         String script = """
                 -- African nations, through a view

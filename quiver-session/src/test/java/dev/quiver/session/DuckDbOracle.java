@@ -53,6 +53,11 @@ final class DuckDbOracle implements AutoCloseable {
         }
     }
 
+    /** The connection, for what {@link #query} does not give (column names, metadata). */
+    Connection connection() {
+        return connection;
+    }
+
     /** The rows of {@code sql}, each value normalised by {@link #normalize}. */
     List<List<Object>> query(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();

@@ -10,8 +10,8 @@ import org.apache.calcite.rel.RelNode;
  *
  * @param root the plan; its row type's field types (and nullability) are the result's, but its
  *     field names may not be: take names from {@code columnNames}
- * @param columnNames the result's column names as the query gives them ({@code EXPR$n} for
- *     unnamed expressions)
+ * @param columnNames the result's column names as the query gives them (an unaliased expression
+ *     is named as DuckDB names it, see {@code ColumnNames})
  */
 public record LogicalPlan(RelNode root, List<String> columnNames) {
     public LogicalPlan {

@@ -81,7 +81,7 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, query);
+            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, query), query);
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
@@ -110,7 +110,7 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = SqlErrors.parse(planner, sql);
+            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, sql), sql);
             return SqlErrors.validatedRowType(planner, parsed);
         } finally {
             planner.close();

@@ -105,7 +105,7 @@ class SqlPlannerTest {
                 "select avg(l_quantity), sum(l_quantity), sum(l_linenumber), count(*), sum(l_extendedprice * (1 - l_discount)) from lineitem");
 
         assertThat(types(plan.root().getRowType()))
-                .containsExactly("DECIMAL(15, 2)", "DECIMAL(38, 2)", "BIGINT", "BIGINT NOT NULL", "DECIMAL(38, 4)");
+                .containsExactly("DECIMAL(19, 6)", "DECIMAL(25, 2)", "BIGINT", "BIGINT NOT NULL", "DECIMAL(38, 4)");
     }
 
     @Test
@@ -237,7 +237,7 @@ class SqlPlannerTest {
         Aggregate aggregate = nodes(plan.root(), Aggregate.class).get(0);
         assertThat(aggregate.getAggCallList()).allSatisfy(call -> assertThat(call.filterArg).isEqualTo(-1));
         assertThat(RelOptUtil.toString(plan.root())).contains("CASE(");
-        assertThat(types(plan.root().getRowType())).containsExactly("BIGINT NOT NULL", "DECIMAL(38, 2)", "BIGINT NOT NULL");
+        assertThat(types(plan.root().getRowType())).containsExactly("BIGINT NOT NULL", "DECIMAL(20, 2)", "BIGINT NOT NULL");
     }
 
     @Test

@@ -134,6 +134,7 @@ public final class DecimalKernels {
         Decimal128 a = new Decimal128();
         Decimal128 b = new Decimal128();
         Decimal128 scratch = new Decimal128();
+        Decimal128 saved = new Decimal128();
         try {
             for (int i = 0; i < rows; i++) {
                 if (nulls && (left.isNull(i) || right.isNull(i))) {
@@ -145,7 +146,7 @@ public final class DecimalKernels {
                 switch (op) {
                     case PLUS -> a.rescale(sx, scale, scratch).add(b.rescale(sy, scale, scratch));
                     case MINUS -> a.rescale(sx, scale, scratch).subtract(b.rescale(sy, scale, scratch));
-                    case MULTIPLY -> a.multiply(b).rescale(sx + sy, scale, scratch);
+                    case MULTIPLY -> multiply(a, sx, b, sy, scale, scratch, saved);
                     case DIVIDE -> divide(a, sx, b, sy, scale, scratch, left, right, i, display);
                     case MODULO -> modulo(a, sx, b, sy, scale, scratch, left, right, i, display);
                     default -> throw new IllegalArgumentException("not arithmetic: " + op);
@@ -157,6 +158,17 @@ public final class DecimalKernels {
             }
         } catch (ArithmeticException e) {
             throw ArithmeticKernels.outOfRange(type, display);
+        }
+    }
+
+    /** The exact product rounded to {@code scale}; a product of more than 128 bits (rounded into the type later) takes BigDecimal. */
+    private static void multiply(Decimal128 a, int sx, Decimal128 b, int sy, int scale, Decimal128 scratch, Decimal128 saved) {
+        saved.set(a);
+        try {
+            a.multiply(b).rescale(sx + sy, scale, scratch);
+        } catch (ArithmeticException e) {
+            BigDecimal product = saved.toBigDecimal(sx).multiply(b.toBigDecimal(sy)).setScale(scale, RoundingMode.HALF_UP);
+            a.set(product.unscaledValue());
         }
     }
 
@@ -187,11 +199,15 @@ public final class DecimalKernels {
             ArithmeticKernels.checkDivisor(left, right, row, display);
         }
         int shift = scale + sy - sx;
-        if (shift < 0) {
-            a.divideRoundHalfUp(b.scaleUp(-shift), null);
-            return;
-        }
-        if (shift <= 38) {
+        if (shift <= 0 && shift >= -38) {
+            scratch.set(b);
+            try {
+                a.divideRoundHalfUp(b.scaleUp(-shift), null);
+                return;
+            } catch (ArithmeticException e) {
+                b.set(scratch); // the scaled divisor needs more than 128 bits
+            }
+        } else if (shift <= 38) {
             scratch.set(a);
             try {
                 a.scaleUp(shift).divideRoundHalfUp(b, null);

@@ -16,8 +16,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param args its arguments, evaluated over the input (empty for {@code COUNT(*)})
  * @param distinct whether it aggregates distinct argument values (only in SINGLE mode)
  * @param name the output column name
- * @param type the result type, chosen by the SQL layer (SUM of DECIMAL(p,s) is DECIMAL(38,s);
- *     AVG of DECIMAL(p,s) is DECIMAL(p,s) rounded HALF_UP; COUNT is BIGINT)
+ * @param type the result type, chosen by the SQL layer (docs/sql.md: SUM of DECIMAL(p,s) is
+ *     DECIMAL(min(38, p + 10), s), checked when written; AVG of a decimal is rounded HALF_UP to
+ *     the result's scale; COUNT is BIGINT)
  */
 public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args, boolean distinct, String name, ArrowType type) {
     public AggregateExpr {
