@@ -4,6 +4,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.math.RoundingMode;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.type.RelDataType;
@@ -20,6 +21,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * calendar, so each value is converted by the literal's <em>type</em>, not its type name.
  */
 final class Literals {
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
+    /** 0001-01-01 and 9999-12-31 as days since 1970-01-01. */
+    private static final long FIRST_LITERAL_DAY = LocalDate.of(1, 1, 1).toEpochDay();
+    private static final long LAST_LITERAL_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
+
     private Literals() {}
 
     /** The value of {@code literal} as the Java value for {@code type}, or null for NULL. */
@@ -74,9 +80,10 @@ final class Literals {
             case DECIMAL -> rexBuilder.makeExactLiteral((BigDecimal) value, notNull);
             case DOUBLE, FLOAT, REAL -> rexBuilder.makeApproxLiteral((Double) value, notNull);
             case CHAR, VARCHAR -> fits((String) value, type) ? (RexLiteral) rexBuilder.makeLiteral(value, notNull, false) : null;
-            case DATE -> rexBuilder.makeDateLiteral(DateString.fromDaysSinceEpoch((Integer) value));
+            case DATE -> inLiteralRange((Integer) value) ? rexBuilder.makeDateLiteral(DateString.fromDaysSinceEpoch((Integer) value)) : null;
             // a literal's value is read back in milliseconds (see value): finer timestamps stay unfolded
-            case TIMESTAMP -> (Long) value % 1000 == 0 ? rexBuilder.makeTimestampLiteral(timestamp((Long) value), type.getPrecision()) : null;
+            case TIMESTAMP -> (Long) value % 1000 == 0 && inLiteralRange(Math.floorDiv((Long) value, MICROS_PER_DAY))
+                    ? rexBuilder.makeTimestampLiteral(timestamp((Long) value), type.getPrecision()) : null;
             default -> null;
         };
         if (literal == null) {
@@ -92,6 +99,14 @@ final class Literals {
             return true;
         }
         return type.getSqlTypeName() == SqlTypeName.CHAR ? length == type.getPrecision() : length <= type.getPrecision();
+    }
+
+    /**
+     * Whether the day {@code epochDay} has a Calcite literal: years 1 to 9999 (Calcite's date strings
+     * have four digits and no year 0). The engine's dates reach further; such a value stays unfolded.
+     */
+    private static boolean inLiteralRange(long epochDay) {
+        return epochDay >= FIRST_LITERAL_DAY && epochDay <= LAST_LITERAL_DAY;
     }
 
     private static TimestampString timestamp(long micros) {

@@ -56,7 +56,8 @@ final class DateArithmeticFunctions {
                         .description("the timestamp micros microseconds later (a day-time interval added)")
                         .build(),
                 ScalarFunction.builder("date_diff", FunctionCategory.DATETIME).aliases("datediff")
-                        .signature(Parameter.constant("part", STRING), of("start", DATETIME), of("end", DATETIME))
+                        .signature(Parameter.checkedConstant("part", STRING, part -> checkBoundaries(DatePart.parse(part.toString(), "date_diff"))),
+                                of("start", DATETIME), of("end", DATETIME))
                         .returns(QuiverTypes.INT64)
                         .alsoWritten("{2} - {1}")
                         .binder(site -> {
@@ -68,7 +69,9 @@ final class DateArithmeticFunctions {
                                 + "is 1); date - date is date_diff('day', ...)")
                         .build(),
                 ScalarFunction.builder("date_sub", FunctionCategory.DATETIME)
-                        .signature(Parameter.constant("part", STRING), of("start", DATETIME), of("end", DATETIME))
+                        .signature(Parameter.checkedConstant("part", STRING,
+                                part -> DatePartKernels.checkCountable(DatePart.parse(part.toString(), "date_sub"), "date_sub")),
+                                of("start", DATETIME), of("end", DATETIME))
                         .returns(QuiverTypes.INT64)
                         .binder(site -> {
                             DatePart part = DatePartKernels.checkCountable(DateTimeFunctions.part(site, 0), "date_sub");

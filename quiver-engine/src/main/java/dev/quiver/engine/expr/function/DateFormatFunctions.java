@@ -25,7 +25,8 @@ final class DateFormatFunctions {
     static List<ScalarFunction> all() {
         return List.of(
                 ScalarFunction.builder("strftime", FunctionCategory.DATETIME)
-                        .signature(of("x", DATETIME), Parameter.constant("format", STRING)).returns(QuiverTypes.UTF8)
+                        .signature(of("x", DATETIME), Parameter.checkedConstant("format", STRING,
+                                format -> DateTimeFormat.compile(format.toString(), "strftime"))).returns(QuiverTypes.UTF8)
                         .binder(site -> {
                             DateTimeFormat format = DateTimeFormat.compile(DateTimeFunctions.constantText(site, 1, "format"), "strftime");
                             return a -> DateFormatKernels.strftime(a.operand(0), format, a.rows(), a.allocator());
@@ -80,7 +81,8 @@ final class DateFormatFunctions {
 
     private static ScalarFunction.Builder strptime(String name, boolean lenient) {
         return ScalarFunction.builder(name, FunctionCategory.DATETIME)
-                .signature(of("text", STRING), Parameter.constant("format", STRING)).returns(QuiverTypes.TIMESTAMP)
+                .signature(of("text", STRING), Parameter.checkedConstant("format", STRING, format -> DateTimeFormat.compile(format.toString(), name)))
+                .returns(QuiverTypes.TIMESTAMP)
                 .binder(site -> {
                     DateTimeFormat format = DateTimeFormat.compile(DateTimeFunctions.constantText(site, 1, "format"), name);
                     return a -> DateFormatKernels.strptime(a.operand(0), format, lenient, a.display(), a.rows(), a.allocator());

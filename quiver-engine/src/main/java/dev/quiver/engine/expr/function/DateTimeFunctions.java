@@ -27,7 +27,7 @@ final class DateTimeFunctions {
     static List<ScalarFunction> all() {
         List<ScalarFunction> all = new ArrayList<>();
         all.add(ScalarFunction.builder("date_part", FunctionCategory.DATETIME).aliases("datepart")
-                .signature(Parameter.constant("part", STRING), of("x", DATETIME))
+                .signature(Parameter.checkedConstant("part", STRING, part -> DatePart.parse(part.toString(), "date_part")), of("x", DATETIME))
                 .returns(ReturnTypeRule.of("BIGINT; DOUBLE for epoch and julian", DateTimeFunctions::partType))
                 .binder(site -> {
                     DatePart part = part(site, 0);
@@ -59,7 +59,9 @@ final class DateTimeFunctions {
         all.add(field("epoch", DatePart.EPOCH, "epoch").build());
         all.add(field("julian", DatePart.JULIAN, null).build());
         all.add(ScalarFunction.builder("date_trunc", FunctionCategory.DATETIME).aliases("datetrunc")
-                .signature(Parameter.constant("part", STRING), of("x", DATETIME)).returns(QuiverTypes.TIMESTAMP)
+                .signature(Parameter.checkedConstant("part", STRING,
+                        part -> DatePartKernels.checkTruncatable(DatePart.parse(part.toString(), "date_trunc"))), of("x", DATETIME))
+                .returns(QuiverTypes.TIMESTAMP)
                 .binder(site -> {
                     DatePart part = DatePartKernels.checkTruncatable(part(site, 0));
                     return a -> DatePartKernels.truncate(part, a.operand(1), a.resultType(), a.rows(), a.allocator());

@@ -67,7 +67,7 @@ final class PatternFunctions {
                         .build(),
                 ScalarFunction.builder("regexp_extract", FunctionCategory.STRING)
                         .signature(of("string", STRING), REGEX)
-                        .signature(of("string", STRING), REGEX, Parameter.constant("group", INTEGER))
+                        .signature(of("string", STRING), REGEX, Parameter.checkedConstant("group", INTEGER, group -> checkGroup(((Number) group).longValue(), "regexp_extract(..., " + group + ")")))
                         .returns(QuiverTypes.UTF8)
                         .binder(site -> {
                             int group = group(site);
@@ -150,9 +150,12 @@ final class PatternFunctions {
         if (value == null) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The group of regexp_extract must be a constant from 0 to 9: " + site.display());
         }
-        long group = ((Number) value).longValue();
+        return checkGroup(((Number) value).longValue(), site.display());
+    }
+
+    private static int checkGroup(long group, String call) {
         if (group < 0 || group > 9) {
-            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The group of regexp_extract must be from 0 to 9, not " + group + ": " + site.display());
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The group of regexp_extract must be from 0 to 9, not " + group + ": " + call);
         }
         return (int) group;
     }
