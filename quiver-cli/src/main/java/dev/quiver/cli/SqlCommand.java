@@ -1,16 +1,14 @@
 package dev.quiver.cli;
 
 import dev.quiver.cli.format.OutputFormat;
-import dev.quiver.cli.format.ResultFormatter.RowWriter;
-import dev.quiver.engine.batch.Batches;
-import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.files.TpchFiles;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
-import dev.quiver.session.QueryHandle;
-import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
+import dev.quiver.session.ScriptStatement;
 import dev.quiver.session.SessionSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,10 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,12 +34,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver sql}: runs SQL statements and prints the result of the last one. */
+/** {@code quiver sql}: runs SQL statements and prints the result of each. */
 @Command(
         name = "sql",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs SQL and prints the result of the last statement.",
+            "Runs SQL and prints the result of each statement.",
             "The SQL comes from the arguments, from -f FILE, or else from standard input; it may hold "
                     + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...).",
         },
@@ -108,55 +101,12 @@ final class SqlCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (QuerySession session = engine.newSession(catalog, explainFormat)) {
             registerTables(session);
-            long start = System.nanoTime();
-            if (isSingleStatement(sql)) {
-                stream(session, sql, start, out);
-            } else {
-                QueryResult result = session.executeScript(sql);
-                RowWriter writer = format.formatter().open(result.columnNames(), types(result.schema()), out);
-                writer.writeRows(result.rows());
-                writer.finish(Duration.ofNanos(System.nanoTime() - start));
+            if (ScriptStatement.split(sql).isEmpty()) {
+                throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
             }
+            new StatementRunner(session, out).runScript(sql, format);
         }
         return 0;
-    }
-
-    /**
-     * Runs one statement and hands its rows to the formatter a batch at a time, so that CSV and
-     * JSON output of any size never holds the whole result on the heap. Stops early, cancelling the
-     * query, when the output is gone (e.g. {@code | head}).
-     */
-    private void stream(QuerySession session, String sql, long start, PrintWriter out) {
-        try (QueryHandle handle = session.execute(sql); BatchStream results = handle.stream()) {
-            RowWriter writer = format.formatter().open(handle.columnNames(), types(handle.schema()), out);
-            VectorSchemaRoot batch;
-            while ((batch = results.next()) != null) {
-                try (VectorSchemaRoot owned = batch) {
-                    writer.writeRows(Batches.toRows(owned));
-                }
-                if (out.checkError()) {
-                    handle.cancel();
-                    return;
-                }
-            }
-            writer.finish(Duration.ofNanos(System.nanoTime() - start));
-        }
-    }
-
-    /**
-     * True when {@code sql} is certainly one statement: no semicolon but trailing ones. Other text
-     * goes through {@link QuerySession#executeScript}, which splits it properly (quotes, comments).
-     */
-    static boolean isSingleStatement(String sql) {
-        String text = sql.strip();
-        while (text.endsWith(";")) {
-            text = text.substring(0, text.length() - 1).strip();
-        }
-        return !text.isEmpty() && text.indexOf(';') < 0;
-    }
-
-    private static List<ArrowType> types(Schema schema) {
-        return schema.getFields().stream().map(Field::getType).toList();
     }
 
     private Catalog catalog() {

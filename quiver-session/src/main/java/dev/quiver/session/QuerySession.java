@@ -180,19 +180,38 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
+        List<ScriptStatement> statements = ScriptStatement.split(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (StatementParser.Piece statement : statements) {
-            try {
-                last = execute(statement.text()).collect();
-            } catch (QuiverException e) {
-                throw SqlPositions.relocate(e, script, statement.offset());
+        for (ScriptStatement statement : statements) {
+            try (QueryHandle handle = execute(statement)) {
+                last = collectAt(handle, statement);
             }
         }
         return last;
+    }
+
+    /**
+     * Starts one statement of a script ({@link ScriptStatement#split}); an error in it reports its
+     * position in the script. The caller reads and closes the returned handle.
+     */
+    public QueryHandle execute(ScriptStatement statement) {
+        requireNonNull(statement, "statement is null");
+        try {
+            return execute(statement.text());
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, statement.script(), statement.offset());
+        }
+    }
+
+    private static QueryResult collectAt(QueryHandle handle, ScriptStatement statement) {
+        try {
+            return handle.collect();
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, statement.script(), statement.offset());
+        }
     }
 
     /** Starts one statement; the caller reads and closes the returned handle. */

@@ -71,6 +71,28 @@ final class StatementParser {
         return statements;
     }
 
+    /** Whether the last character of {@code script} outside comments and blanks is a {@code ;} outside quotes. */
+    static boolean endsWithTerminator(String script) {
+        String text = blankComments(script);
+        char quote = 0;
+        int lastSignificant = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+                lastSignificant = i;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                lastSignificant = i;
+            } else if (!Character.isWhitespace(c)) {
+                lastSignificant = i;
+            }
+        }
+        return quote == 0 && lastSignificant >= 0 && text.charAt(lastSignificant) == ';';
+    }
+
     /** Recognises one statement (comments already blanked or absent). */
     static Statement parse(String sql) {
         String text = blankComments(sql).strip();
