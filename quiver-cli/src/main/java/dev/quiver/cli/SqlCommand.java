@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.cli.format.Display;
 import dev.quiver.cli.format.OutputFormat;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -94,19 +95,63 @@ final class SqlCommand implements Callable<Integer> {
             description = "The SQL to run; several words are joined with spaces.")
     private List<String> sqlWords;
 
+    @Option(names = "--maxrows", paramLabel = "N", defaultValue = "40",
+            description = "Rows the table format shows of a result, the first and the last ones (0: all; default: ${DEFAULT-VALUE}); "
+                    + "the other formats print every row.")
+    private int maxRows;
+
     @Override
     public Integer call() throws IOException {
-        String sql = readSql();
+        if (maxRows < 0) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--maxrows': " + maxRows + " (0 shows every row)");
+        }
         Catalog catalog = catalog();
-        PrintWriter out = spec.commandLine().getOut();
+        if (isInteractive()) {
+            try (QuerySession session = engine.newSession(catalog, explainFormat)) {
+                registerTables(session);
+                Shell.run(session, new ShellState(format, maxRows, true), VersionInfo.quiverVersion());
+            }
+            return 0;
+        }
+        String sql = readSql();
         try (QuerySession session = engine.newSession(catalog, explainFormat)) {
             registerTables(session);
             if (ScriptStatement.split(sql).isEmpty()) {
                 throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
             }
-            new StatementRunner(session, out).runScript(sql, format);
+            runBatch(session, sql);
         }
         return 0;
+    }
+
+    /**
+     * Prints every statement's result. On a terminal the table fits its width, and a query running
+     * longer than a second shows its progress on stderr (when that is a terminal).
+     */
+    private void runBatch(QuerySession session, String sql) {
+        boolean systemStreams = parent.stdin() == System.in;
+        int width = 0;
+        if (systemStreams && format == OutputFormat.TABLE) {
+            // $COLUMNS fits even piped output; otherwise only a terminal has a width
+            width = Terminals.columnsVariable().orElseGet(() -> Terminals.isTerminal(Terminals.STDOUT) ? Terminals.width() : 0);
+        }
+        Optional<ProgressLine> progress = Optional.empty();
+        if (systemStreams && Terminals.isTerminal(Terminals.STDERR)) {
+            int errWidth = width > 0 ? width : Terminals.width();
+            progress = Optional.of(new ProgressLine(spec.commandLine().getErr(), () -> errWidth));
+        }
+        try {
+            new StatementRunner(session, spec.commandLine().getOut(), progress).runScript(sql, format, new Display(maxRows, width, true));
+        } finally {
+            progress.ifPresent(ProgressLine::close);
+        }
+    }
+
+    /** The shell runs when no SQL is given and this process's standard input and output are a terminal. */
+    private boolean isInteractive() {
+        boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
+        return !hasWords && file == null && parent.stdin() == System.in
+                && Terminals.isTerminal(Terminals.STDIN) && Terminals.isTerminal(Terminals.STDOUT);
     }
 
     private Catalog catalog() {
@@ -163,7 +208,8 @@ final class SqlCommand implements Callable<Integer> {
 
     private String readStdin() throws IOException {
         InputStream in = parent.stdin();
-        if (in == System.in && System.console() != null) {
+        if (in == System.in && Terminals.isTerminal(Terminals.STDIN)) {
+            // a terminal, but output goes elsewhere: no shell, the statements are read to the end
             PrintWriter err = spec.commandLine().getErr();
             err.println("Reading SQL from standard input; end it with Ctrl-D. (quiver sql --help for more.)");
             err.flush();

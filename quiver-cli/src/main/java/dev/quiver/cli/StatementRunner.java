@@ -2,7 +2,9 @@ package dev.quiver.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.cli.format.Display;
 import dev.quiver.cli.format.OutputFormat;
+import dev.quiver.cli.format.ResultFormatter;
 import dev.quiver.cli.format.ResultFormatter.RowWriter;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.BatchStream;
@@ -11,6 +13,7 @@ import dev.quiver.session.QuerySession;
 import dev.quiver.session.ScriptStatement;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -20,23 +23,30 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Runs statements on a session and prints each one's result as it arrives, in one output format:
  * what batch mode ({@code -f}, standard input) and the interactive shell share. Failures propagate
  * as {@link dev.quiver.engine.error.QuiverException}s with the statement's position in its script.
+ *
+ * <p>With a {@link ProgressLine}, a query running longer than a second shows its progress until
+ * its result starts to print. {@link #cancelRunning()} (Ctrl-C in the shell) stops the statement
+ * running now, which then fails with {@code QUERY_CANCELLED}.
  */
 final class StatementRunner {
     private final QuerySession session;
     private final PrintWriter out;
+    private final Optional<ProgressLine> progress;
+    private volatile QueryHandle running;
 
-    StatementRunner(QuerySession session, PrintWriter out) {
+    StatementRunner(QuerySession session, PrintWriter out, Optional<ProgressLine> progress) {
         this.session = requireNonNull(session, "session is null");
         this.out = requireNonNull(out, "out is null");
+        this.progress = requireNonNull(progress, "progress is null");
     }
 
     /**
      * Runs every statement of {@code script} in order, printing each result; stops at the first
      * failure, which is thrown. Returns false if the output went away (e.g. {@code | head}).
      */
-    boolean runScript(String script, OutputFormat format) {
+    boolean runScript(String script, OutputFormat format, Display display) {
         for (ScriptStatement statement : ScriptStatement.split(script)) {
-            if (!run(statement, format)) {
+            if (!run(statement, format, display)) {
                 return false;
             }
         }
@@ -48,21 +58,51 @@ final class StatementRunner {
      * JSON output of any size never holds the whole result on the heap. Stops early, cancelling the
      * query and returning false, when the output is gone (e.g. {@code | head}).
      */
-    boolean run(ScriptStatement statement, OutputFormat format) {
-        try (QueryHandle handle = session.execute(statement); BatchStream results = handle.stream()) {
-            RowWriter writer = format.formatter().open(handle.columnNames(), types(handle.schema()), out);
+    boolean run(ScriptStatement statement, OutputFormat format, Display display) {
+        try (QueryHandle handle = session.execute(statement)) {
+            running = handle;
+            Optional<ProgressLine.Ticket> ticket = progress.map(line -> line.show(handle));
+            // the wrapper is not closed: closing it would flush only, and out belongs to the caller
+            PrintWriter result = ticket.isPresent() ? new PrintWriter(new BeforeFirstWrite(out, ticket.get()::erase)) : out;
+            try {
+                return print(handle, format.formatter(display), result);
+            } finally {
+                result.flush();
+                ticket.ifPresent(ProgressLine.Ticket::erase);
+                running = null;
+            }
+        }
+    }
+
+    private boolean print(QueryHandle handle, ResultFormatter formatter, PrintWriter result) {
+        try (BatchStream results = handle.stream()) {
+            RowWriter writer = formatter.open(handle.columnNames(), types(handle.schema()), result);
             VectorSchemaRoot batch;
             while ((batch = results.next()) != null) {
                 try (VectorSchemaRoot owned = batch) {
                     writer.writeRows(Batches.toRows(owned));
                 }
-                if (out.checkError()) {
+                if (outputGone(result)) {
                     handle.cancel();
                     return false;
                 }
             }
             writer.finish(handle.elapsed());
-            return !out.checkError();
+            return !outputGone(result);
+        }
+    }
+
+    /** Whether writing failed (a closed pipe), checked on the caller's writer: a wrapper does not see it. */
+    private boolean outputGone(PrintWriter result) {
+        result.flush();
+        return out.checkError();
+    }
+
+    /** Stops the statement running now, if any: its stream fails with {@code QUERY_CANCELLED}. Safe from any thread. */
+    void cancelRunning() {
+        QueryHandle handle = running;
+        if (handle != null) {
+            handle.cancel();
         }
     }
 
