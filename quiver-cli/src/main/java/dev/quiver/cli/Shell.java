@@ -42,17 +42,19 @@ final class Shell {
     private final QuerySession session;
     private final Terminal terminal;
     private final ShellState state;
+    private final ExplainOutput explainOutput;
     private final PrintWriter out;
 
-    private Shell(QuerySession session, Terminal terminal, ShellState state) {
+    private Shell(QuerySession session, Terminal terminal, ShellState state, ExplainOutput explainOutput) {
         this.session = requireNonNull(session, "session is null");
         this.terminal = requireNonNull(terminal, "terminal is null");
         this.state = requireNonNull(state, "state is null");
+        this.explainOutput = requireNonNull(explainOutput, "explainOutput is null");
         this.out = terminal.writer();
     }
 
     /** Runs a shell on this process's terminal until the user leaves it. */
-    static void run(QuerySession session, ShellState state, String version) {
+    static void run(QuerySession session, ShellState state, ExplainOutput explainOutput, String version) {
         Terminal terminal;
         try {
             terminal = TerminalBuilder.builder().name("quiver").system(true).build();
@@ -64,7 +66,7 @@ final class Shell {
                 // a terminal that reports no size (a bare pty) would get a prompt cut to nothing
                 terminal.setSize(new Size(DEFAULT_WIDTH, DEFAULT_HEIGHT));
             }
-            new Shell(session, terminal, state).loop(version);
+            new Shell(session, terminal, state, explainOutput).loop(version);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -85,7 +87,7 @@ final class Shell {
                 .build();
         bindPlainArrowKeys(reader);
         try (ProgressLine progress = new ProgressLine(out, terminal::getWidth)) {
-            StatementRunner runner = new StatementRunner(session, out, Optional.of(progress));
+            StatementRunner runner = new StatementRunner(session, out, Optional.of(progress), explainOutput);
             // while a statement runs, Ctrl-C cancels it; while a line is read, the reader takes Ctrl-C itself
             terminal.handle(Terminal.Signal.INT, signal -> runner.cancelRunning());
             MetaCommands commands = new MetaCommands(session, state, out, terminal::getWidth, script -> runScript(runner, script));

@@ -7,10 +7,10 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.files.TpchFiles;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.ScriptStatement;
-import dev.quiver.session.SessionSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -41,19 +41,22 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs SQL and prints the result of each statement.",
-            "The SQL comes from the arguments, from -f FILE, or else from standard input; it may hold "
-                    + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...).",
+            "The SQL comes from the arguments, from -f FILE, from --tpch-query N, or else from standard input; it may hold "
+                    + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...). Without SQL, with a terminal as "
+                    + "standard input and output, it is an interactive shell (.help lists its commands).",
         },
         footer = {
             "",
             "Examples:",
             "  quiver sql --tpch 0.01 \"select count(*) from lineitem\"",
             "  quiver sql --table sales=data/sales.csv \"select region, sum(amount) from sales group by region\"",
-            "  quiver sql --tpch-dir /tmp/tpch-sf1 -f q1.sql",
-            "  quiver sql --tpch 1 --format csv -f q1.sql > q1.csv",
+            "  quiver sql --tpch 0.01                  (no SQL, in a terminal: the interactive shell)",
+            "  quiver sql --tpch-dir /tmp/tpch-sf1 -f script.sql",
+            "  quiver sql --tpch 1 --format csv --tpch-query 1 > q1.csv",
             "  echo \"select n_name from nation order by 1\" | quiver sql --tpch 0.01",
             "  quiver sql --tpch 0.1 --local-workers 4 \"explain analyze select l_returnflag, count(*) from lineitem group by 1\"",
-            "  quiver sql --tpch 0.1 --workers 127.0.0.1:7001,127.0.0.1:7002 --set distributed.compression=zstd -f q3.sql",
+            "  quiver sql --tpch 0.1 --workers 127.0.0.1:7001,127.0.0.1:7002 --set distributed.compression=zstd --tpch-query 3",
+            "  quiver sql --tpch 0.01 --explain-format dot \"explain select count(*) from orders\" | dot -Tsvg > plan.svg",
         })
 final class SqlCommand implements Callable<Integer> {
     @Spec
@@ -84,12 +87,17 @@ final class SqlCommand implements Callable<Integer> {
     private OutputFormat format;
 
     @Option(names = "--explain-format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "How EXPLAIN renders a distributed plan: text, or dot (Graphviz; render with dot -Tsvg) (default: ${DEFAULT-VALUE}).")
-    private SessionSettings.ExplainFormat explainFormat;
+            description = "How EXPLAIN shows plans: text, dot (Graphviz DOT, printed as it is: | dot -Tsvg > plan.svg), "
+                    + "or svg (rendered by Graphviz's dot, which must be installed) (default: ${DEFAULT-VALUE}).")
+    private ExplainOutput explainFormat;
 
     @Option(names = {"-f", "--file"}, paramLabel = "FILE",
             description = "Read the SQL from FILE ('-' for standard input).")
     private Path file;
+
+    @Option(names = "--tpch-query", paramLabel = "N",
+            description = "Run TPC-H query N (1 to 22, the text with the standard parameters) on the --tpch or --tpch-dir tables.")
+    private Integer tpchQuery;
 
     @Parameters(paramLabel = "SQL", arity = "0..*",
             description = "The SQL to run; several words are joined with spaces.")
@@ -107,14 +115,14 @@ final class SqlCommand implements Callable<Integer> {
         }
         Catalog catalog = catalog();
         if (isInteractive()) {
-            try (QuerySession session = engine.newSession(catalog, explainFormat)) {
+            try (QuerySession session = engine.newSession(catalog, explainFormat.sessionFormat())) {
                 registerTables(session);
-                Shell.run(session, new ShellState(format, maxRows, true), VersionInfo.quiverVersion());
+                Shell.run(session, new ShellState(format, maxRows, true), explainFormat, VersionInfo.quiverVersion());
             }
             return 0;
         }
         String sql = readSql();
-        try (QuerySession session = engine.newSession(catalog, explainFormat)) {
+        try (QuerySession session = engine.newSession(catalog, explainFormat.sessionFormat())) {
             registerTables(session);
             if (ScriptStatement.split(sql).isEmpty()) {
                 throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
@@ -141,7 +149,7 @@ final class SqlCommand implements Callable<Integer> {
             progress = Optional.of(new ProgressLine(spec.commandLine().getErr(), () -> errWidth));
         }
         try {
-            new StatementRunner(session, spec.commandLine().getOut(), progress).runScript(sql, format, new Display(maxRows, width, true));
+            new StatementRunner(session, spec.commandLine().getOut(), progress, explainFormat).runScript(sql, format, new Display(maxRows, width, true));
         } finally {
             progress.ifPresent(ProgressLine::close);
         }
@@ -150,7 +158,7 @@ final class SqlCommand implements Callable<Integer> {
     /** The shell runs when no SQL is given and this process's standard input and output are a terminal. */
     private boolean isInteractive() {
         boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
-        return !hasWords && file == null && parent.stdin() == System.in
+        return !hasWords && file == null && tpchQuery == null && parent.stdin() == System.in
                 && Terminals.isTerminal(Terminals.STDIN) && Terminals.isTerminal(Terminals.STDOUT);
     }
 
@@ -178,8 +186,11 @@ final class SqlCommand implements Callable<Integer> {
 
     private String readSql() throws IOException {
         boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
-        if (hasWords && file != null) {
-            throw new ParameterException(spec.commandLine(), "Give the SQL either as an argument or with -f FILE, not both");
+        if ((hasWords ? 1 : 0) + (file != null ? 1 : 0) + (tpchQuery != null ? 1 : 0) > 1) {
+            throw new ParameterException(spec.commandLine(), "Give the SQL one way: as an argument, with -f FILE, or with --tpch-query N");
+        }
+        if (tpchQuery != null) {
+            return tpchQuery();
         }
         String sql;
         if (hasWords) {
@@ -194,6 +205,16 @@ final class SqlCommand implements Callable<Integer> {
                     "No SQL given: pass it as an argument, with -f FILE, or on standard input");
         }
         return sql;
+    }
+
+    private String tpchQuery() {
+        if (tpchScaleFactor == null && tpchDir == null) {
+            throw new ParameterException(spec.commandLine(), "--tpch-query needs the TPC-H tables: add --tpch SF (e.g. --tpch 0.01) or --tpch-dir DIR");
+        }
+        if (tpchQuery < 1 || tpchQuery > 22) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--tpch-query': " + tpchQuery + " (TPC-H queries are numbered 1 to 22)");
+        }
+        return TpchQueries.query(tpchQuery);
     }
 
     private String readFile(Path path) throws IOException {

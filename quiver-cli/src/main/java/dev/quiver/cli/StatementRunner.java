@@ -11,6 +11,7 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.ScriptStatement;
+import dev.quiver.session.SessionSettings;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -32,12 +33,14 @@ final class StatementRunner {
     private final QuerySession session;
     private final PrintWriter out;
     private final Optional<ProgressLine> progress;
+    private final ExplainOutput explainOutput;
     private volatile QueryHandle running;
 
-    StatementRunner(QuerySession session, PrintWriter out, Optional<ProgressLine> progress) {
+    StatementRunner(QuerySession session, PrintWriter out, Optional<ProgressLine> progress, ExplainOutput explainOutput) {
         this.session = requireNonNull(session, "session is null");
         this.out = requireNonNull(out, "out is null");
         this.progress = requireNonNull(progress, "progress is null");
+        this.explainOutput = requireNonNull(explainOutput, "explainOutput is null");
     }
 
     /**
@@ -65,7 +68,7 @@ final class StatementRunner {
             // the wrapper is not closed: closing it would flush only, and out belongs to the caller
             PrintWriter result = ticket.isPresent() ? new PrintWriter(new BeforeFirstWrite(out, ticket.get()::erase)) : out;
             try {
-                return print(handle, format.formatter(display), result);
+                return print(handle, format, display, result);
             } finally {
                 result.flush();
                 ticket.ifPresent(ProgressLine.Ticket::erase);
@@ -74,7 +77,11 @@ final class StatementRunner {
         }
     }
 
-    private boolean print(QueryHandle handle, ResultFormatter formatter, PrintWriter result) {
+    private boolean print(QueryHandle handle, OutputFormat format, Display display, PrintWriter result) {
+        if (handle.explainFormat().equals(Optional.of(SessionSettings.ExplainFormat.DOT)) && printsGraphsRaw(format)) {
+            return printGraph(handle, result);
+        }
+        ResultFormatter formatter = format.formatter(display);
         try (BatchStream results = handle.stream()) {
             RowWriter writer = formatter.open(handle.columnNames(), types(handle.schema()), result);
             VectorSchemaRoot batch;
@@ -90,6 +97,29 @@ final class StatementRunner {
             writer.finish(handle.elapsed());
             return !outputGone(result);
         }
+    }
+
+    /**
+     * A graph prints as it is (or as SVG with {@code --explain-format svg}), so that it pipes into
+     * {@code dot}; CSV and JSON keep it a value, as they keep every result data.
+     */
+    private boolean printsGraphsRaw(OutputFormat format) {
+        return explainOutput == ExplainOutput.SVG || (format != OutputFormat.CSV && format != OutputFormat.JSON);
+    }
+
+    private boolean printGraph(QueryHandle handle, PrintWriter result) {
+        StringBuilder graph = new StringBuilder();
+        try (BatchStream results = handle.stream()) {
+            VectorSchemaRoot batch;
+            while ((batch = results.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    Batches.toRows(owned).forEach(row -> graph.append(row.get(0)));
+                }
+            }
+        }
+        String text = explainOutput == ExplainOutput.SVG ? Graphviz.svg(Graphviz.command(), graph.toString()) : graph.toString();
+        result.print(text.endsWith("\n") ? text : text + "\n");
+        return !outputGone(result);
     }
 
     /** Whether writing failed (a closed pipe), checked on the caller's writer: a wrapper does not see it. */

@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
  */
 final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
-    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final Pattern SHOW_SETTINGS = Pattern.compile("(?is)SHOW\\s+SETTINGS");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
     private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
@@ -102,9 +101,9 @@ final class StatementParser {
         if (text.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected a query such as SELECT 1");
         }
-        Matcher matcher = EXPLAIN.matcher(text);
+        Matcher matcher = ExplainStatements.EXPLAIN.matcher(text);
         if (matcher.matches()) {
-            return new Statement.Explain(matcher.group(2), matcher.group(1) != null);
+            return ExplainStatements.explain(matcher);
         }
         if (SHOW_SETTINGS.matcher(text).matches()) {
             return new Statement.ShowSettings();
