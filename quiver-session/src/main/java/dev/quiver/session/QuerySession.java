@@ -6,6 +6,7 @@ import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.codec.spi.ExprCodec;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
@@ -179,13 +180,17 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<String> statements = StatementParser.split(requireNonNull(script, "script is null"));
+        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (String statement : statements) {
-            last = execute(statement).collect();
+        for (StatementParser.Piece statement : statements) {
+            try {
+                last = execute(statement.text()).collect();
+            } catch (QuiverException e) {
+                throw SqlPositions.relocate(e, script, statement.offset());
+            }
         }
         return last;
     }
@@ -201,8 +206,16 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle executeStatement(String sql) {
-        long start = System.nanoTime();
         Statement statement = StatementParser.parse(sql);
+        try {
+            return executeParsed(statement);
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
+        }
+    }
+
+    private QueryHandle executeParsed(Statement statement) {
+        long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
             if (distributed.isEmpty()) {
@@ -248,16 +261,17 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
-        if (!analyze && settings().get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
+        if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         if (!analyze) {
-            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
@@ -279,7 +293,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
         return distributed.orElseThrow().plan(plan, settings(), queryId);
     }
 
@@ -288,7 +302,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);

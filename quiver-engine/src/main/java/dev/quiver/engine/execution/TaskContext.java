@@ -36,6 +36,8 @@ public final class TaskContext implements AutoCloseable {
     private final Map<Class<?>, Object> services;
     private volatile String cancelReason;
     private volatile Throwable failure;
+    /** The context whose cancellation this one shares ({@link #forRerun}), or null. */
+    private final TaskContext parent;
 
     public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config) {
         this(taskId, allocator, memoryPool, executor, config, Map.of());
@@ -47,6 +49,12 @@ public final class TaskContext implements AutoCloseable {
      */
     public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config,
             Map<Class<?>, Object> services) {
+        this(taskId, allocator, memoryPool, executor, config, services, null);
+    }
+
+    private TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config,
+            Map<Class<?>, Object> services, TaskContext parent) {
+        this.parent = parent;
         this.services = Map.copyOf(requireNonNull(services, "services is null"));
         this.services.forEach((type, service) -> {
             if (!type.isInstance(service)) {
@@ -123,8 +131,27 @@ public final class TaskContext implements AutoCloseable {
         }
     }
 
+    /**
+     * A context for executing part of this execution's plan once more (the recursive part of a
+     * recursive query, once per iteration): the same allocator, pool, executor, settings, services
+     * and cancellation — a failure or cancellation of either is seen by both — but its own shared
+     * state, so that nodes whose partitions share state start afresh. The caller closes it once the
+     * run's streams are closed.
+     */
+    public TaskContext forRerun(String name) {
+        return new TaskContext(taskId + "." + name, allocator, memoryPool, executor, config, services, root());
+    }
+
+    private TaskContext root() {
+        return parent == null ? this : parent;
+    }
+
     /** Asks every stream of this execution to stop at its next check. */
     public void cancel(String reason) {
+        if (parent != null) {
+            parent.cancel(reason);
+            return;
+        }
         if (cancelReason == null) {
             cancelReason = requireNonNull(reason, "reason is null");
         }
@@ -135,6 +162,10 @@ public final class TaskContext implements AutoCloseable {
      * so that a failure on a producer thread is not masked by the cancellations it causes.
      */
     public void fail(Throwable error) {
+        if (parent != null) {
+            parent.fail(error);
+            return;
+        }
         if (failure == null) {
             failure = error;
         }
@@ -142,11 +173,15 @@ public final class TaskContext implements AutoCloseable {
     }
 
     public boolean isCancelled() {
-        return cancelReason != null;
+        return root().cancelReason != null;
     }
 
     /** Throws the recorded failure, or QUERY_CANCELLED, if this execution should stop. */
     public void checkCancelled() {
+        if (parent != null) {
+            parent.checkCancelled();
+            return;
+        }
         if (cancelReason != null) {
             Throwable error = failure;
             if (error instanceof RuntimeException runtime) {
