@@ -119,6 +119,22 @@ public final class QuerySession implements AutoCloseable {
         return new Builder();
     }
 
+    /**
+     * Plans a constant query against an empty catalog and drops the plan. In a new JVM that loads
+     * and initialises the SQL planner (Calcite's operator tables, parser, type system and rule sets),
+     * which is most of the time a short statement takes; a command-line tool calls this on a thread
+     * of its own as it starts, so that the work overlaps reading its arguments and building its
+     * session. Safe from any thread, any number of times; it never fails (a real failure is the
+     * first statement's to report).
+     */
+    public static void warmUpPlanner() {
+        try {
+            QueryPlanning.plan(new SessionCatalog(new NoTables()), Map.of(), SessionSettings.REGISTRY.defaults(), "SELECT 1");
+        } catch (RuntimeException e) {
+            // the first statement meets the same failure and reports it
+        }
+    }
+
     /** The builder's catalog with the tables registered in this session over it. */
     public Catalog catalog() {
         return catalog;
@@ -475,6 +491,19 @@ public final class QuerySession implements AutoCloseable {
         }
         if (clusterFailure != null) {
             throw clusterFailure;
+        }
+    }
+
+    /** A catalog without tables, to plan constant queries. */
+    private static final class NoTables implements Catalog {
+        @Override
+        public Optional<TableSource> table(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public java.util.Set<String> tableNames() {
+            return java.util.Set.of();
         }
     }
 
