@@ -6,8 +6,13 @@ import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.codec.spi.ExprCodec;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.plan.TaskEstimator;
+import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
@@ -31,6 +36,7 @@ import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.session.spi.QuiverPlugin;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,6 +97,8 @@ public final class QuerySession implements AutoCloseable {
 
     private QuerySession(Catalog catalog, Settings settings, Builder builder) {
         this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
+        SessionExtensions extensions = builder.extensions();
+        extensions.tables().forEach(table -> this.catalog.register(table, false));
         this.settings = requireNonNull(settings, "settings is null");
         this.pool = new MemoryPool(settings.get(SessionSettings.MEMORY_LIMIT));
         this.allocator = new RootAllocator();
@@ -98,7 +106,7 @@ public final class QuerySession implements AutoCloseable {
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
                     : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
-                            new StageEventDispatcher(builder.stageEventHandlers)));
+                            new StageEventDispatcher(builder.stageEventHandlers), extensions));
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
@@ -172,13 +180,17 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<String> statements = StatementParser.split(requireNonNull(script, "script is null"));
+        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (String statement : statements) {
-            last = execute(statement).collect();
+        for (StatementParser.Piece statement : statements) {
+            try {
+                last = execute(statement.text()).collect();
+            } catch (QuiverException e) {
+                throw SqlPositions.relocate(e, script, statement.offset());
+            }
         }
         return last;
     }
@@ -194,8 +206,16 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle executeStatement(String sql) {
-        long start = System.nanoTime();
         Statement statement = StatementParser.parse(sql);
+        try {
+            return executeParsed(statement);
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
+        }
+    }
+
+    private QueryHandle executeParsed(Statement statement) {
+        long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
             if (distributed.isEmpty()) {
@@ -241,16 +261,17 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
         SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
-        if (!analyze && settings().get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
+        if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         if (!analyze) {
-            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
@@ -272,7 +293,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
         return distributed.orElseThrow().plan(plan, settings(), queryId);
     }
 
@@ -281,7 +302,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
@@ -436,6 +457,10 @@ public final class QuerySession implements AutoCloseable {
         private Optional<ClusterSetup.Spec> cluster = Optional.empty();
         private final List<QueryEventListener> listeners = new ArrayList<>();
         private final List<StageEventHandler> stageEventHandlers = new ArrayList<>();
+        private final List<TableSource> tables = new ArrayList<>();
+        private final TaskEstimators.Builder estimators = TaskEstimators.builder();
+        private final List<PlanNodeCodec<?>> nodeCodecs = new ArrayList<>();
+        private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
@@ -531,11 +556,63 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A table the session registers when it opens, as {@link QuerySession#registerTable} would; a
+         * custom leaf its scan returns wants its {@link #taskEstimator} (to run as more than one task)
+         * and its {@link #planNodeCodec} (to run on workers at all).
+         */
+        public Builder table(TableSource table) {
+            tables.add(requireNonNull(table, "table is null"));
+            return this;
+        }
+
+        /**
+         * How the distributed planner (and AQE) spreads a custom leaf over a stage's tasks; it replaces
+         * a built-in one for the same leaf class. A leaf without one runs as one task.
+         */
+        public Builder taskEstimator(TaskEstimator<?> estimator) {
+            estimators.add(requireNonNull(estimator, "estimator is null"));
+            return this;
+        }
+
+        /** Serializes a custom plan node, so that a stage holding it can run on workers (the in-JVM ones get it too). */
+        public Builder planNodeCodec(PlanNodeCodec<?> codec) {
+            nodeCodecs.add(requireNonNull(codec, "codec is null"));
+            return this;
+        }
+
+        /** Serializes a custom expression for workers. */
+        public Builder exprCodec(ExprCodec<?> codec) {
+            exprCodecs.add(requireNonNull(codec, "codec is null"));
+            return this;
+        }
+
+        /** Everything {@code plugin} contributes: its tables, estimators, codecs and stage-event handlers. */
+        public Builder plugin(QuiverPlugin plugin) {
+            requireNonNull(plugin, "plugin is null");
+            plugin.tables().forEach(this::table);
+            plugin.taskEstimators().forEach(this::taskEstimator);
+            plugin.planNodeCodecs().forEach(this::planNodeCodec);
+            plugin.exprCodecs().forEach(this::exprCodec);
+            plugin.stageEventHandlers().forEach(this::stageEventHandler);
+            return this;
+        }
+
+        /** {@link #plugin} for each of {@code plugins}, e.g. {@code QuiverPlugins.load(classLoader)}. */
+        public Builder plugins(List<QuiverPlugin> plugins) {
+            requireNonNull(plugins, "plugins is null").forEach(this::plugin);
+            return this;
+        }
+
         public QuerySession build() {
             if (catalog == null) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A session needs a catalog");
             }
             return new QuerySession(catalog, SessionSettings.REGISTRY.defaults().withAll(settings), this);
+        }
+
+        private SessionExtensions extensions() {
+            return new SessionExtensions(tables, estimators.build(), nodeCodecs, exprCodecs);
         }
     }
 

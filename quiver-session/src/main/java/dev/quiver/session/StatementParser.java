@@ -42,8 +42,16 @@ final class StatementParser {
      * dropped.
      */
     static List<String> split(String script) {
+        return pieces(script).stream().map(Piece::text).toList();
+    }
+
+    /** One statement of a script and the offset in the script where its text starts. */
+    record Piece(String text, int offset) {}
+
+    /** The statements of {@code script} as {@link #split} finds them, each with where it starts. */
+    static List<Piece> pieces(String script) {
         String text = blankComments(script);
-        List<String> statements = new ArrayList<>();
+        List<Piece> statements = new ArrayList<>();
         int start = 0;
         char quote = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -55,11 +63,11 @@ final class StatementParser {
             } else if (c == '\'' || c == '"') {
                 quote = c;
             } else if (c == ';') {
-                addIfNotBlank(statements, text.substring(start, i));
+                addIfNotBlank(statements, text, start, i);
                 start = i + 1;
             }
         }
-        addIfNotBlank(statements, text.substring(start));
+        addIfNotBlank(statements, text, start, text.length());
         return statements;
     }
 
@@ -109,9 +117,11 @@ final class StatementParser {
         return new Statement.Query(text);
     }
 
-    private static void addIfNotBlank(List<String> statements, String statement) {
+    private static void addIfNotBlank(List<Piece> statements, String text, int start, int end) {
+        String statement = text.substring(start, end);
         if (!statement.isBlank()) {
-            statements.add(statement.strip());
+            int leading = statement.length() - statement.stripLeading().length();
+            statements.add(new Piece(statement.strip(), start + leading));
         }
     }
 

@@ -51,13 +51,15 @@ class SessionSettingsTest {
     void setReadsEachSettingByNameInAnyCase() {
         session.executeScript("SET DISTRIBUTED.MAX_TASKS_PER_STAGE = 3; SET distributed.bytes_per_partition_for_scans = '64MiB';"
                 + " SET distributed.broadcast_joins = off; SET distributed.compression TO ZSTD; SET distributed.sample_bytes_per_partition = '512k';"
-                + " SET explain_format = dot; SET memory_limit = 'unlimited'; SET hash_join_collect_left_max_rows = 7");
+                + " SET explain_format = dot; SET memory_limit = 'unlimited'; SET hash_join_collect_left_max_rows = 7;"
+                + " SET distributed.max_partitions_per_task = 1000");
         Settings settings = session.settings();
         assertThat(settings.get(DistributedSettings.MAX_TASKS_PER_STAGE)).isEqualTo(3);
         assertThat(settings.get(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS)).isEqualTo(64L << 20);
         assertThat(settings.get(DistributedSettings.BROADCAST_JOINS)).isFalse();
         assertThat(settings.get(DistributedSettings.COMPRESSION)).isEqualTo(ExchangeCompression.ZSTD);
         assertThat(settings.get(DistributedSettings.SAMPLE_BYTES_PER_PARTITION)).isEqualTo(512L << 10);
+        assertThat(settings.get(DistributedSettings.MAX_PARTITIONS_PER_TASK)).isEqualTo(1000);
         assertThat(settings.get(SessionSettings.EXPLAIN_FORMAT)).isEqualTo(SessionSettings.ExplainFormat.DOT);
         assertThat(settings.get(dev.quiver.sql.physical.SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS)).isEqualTo(7L);
         assertThat(settings.get(EngineSettings.TARGET_PARTITIONS)).isEqualTo(2);
@@ -88,6 +90,7 @@ class SessionSettingsTest {
         assertInvalid(() -> session.execute("SET distributed.broadcast_joins = maybe"), "distributed.broadcast_joins", "'maybe'", "true or false");
         assertInvalid(() -> session.execute("SET distributed.bytes_per_partition_for_scans = lots"), "'lots'", "a size such as 16MiB");
         assertInvalid(() -> session.execute("SET distributed.max_tasks_per_stage = -1"), "distributed.max_tasks_per_stage", "-1", "at least 0");
+        assertInvalid(() -> session.execute("SET distributed.max_partitions_per_task = 0"), "distributed.max_partitions_per_task", "'0'", "at least 1");
         assertInvalid(() -> session.execute("SET explain_format = svg"), "explain_format", "'svg'", "one of text, dot");
         assertInvalid(() -> session.execute("SET distributed.heartbeat_timeout_ms = 500"), "distributed.heartbeat_interval_ms (1000) must be below "
                 + "distributed.heartbeat_timeout_ms (500)");

@@ -21,6 +21,9 @@ public final class DistributedSettings {
     public static final Setting<Integer> MAX_TASKS_PER_STAGE = DECLARED.add(Setting.of("distributed.max_tasks_per_stage", SettingTypes.INTEGER, 0,
             SettingCheck.atLeast(0), "hard limit on a stage's task count (0: the number of workers): advisory counts are clamped to it; "
                     + "an exact count above it fails planning"));
+    public static final Setting<Integer> MAX_PARTITIONS_PER_TASK = DECLARED.add(Setting.of("distributed.max_partitions_per_task", SettingTypes.INTEGER,
+            8192, SettingCheck.atLeast(1), "the most hash partitions a producer task writes, `P_c × T_c` (a consumer task reads `P_c` of them): an advisory consumer "
+                    + "count is clamped to `max / P_c`; an exact count whose `P_c × n` is above it fails planning with TASK_COUNT_CONFLICT"));
     public static final Setting<Long> BYTES_PER_PARTITION_FOR_SCANS = DECLARED.add(Setting.of("distributed.bytes_per_partition_for_scans", SettingTypes.SIZE,
             16 * MIB, SettingCheck.atLeast(1), "bytes of a scanned source one task partition should read; a scan wants `ceil(bytes / this / P)` tasks"));
     public static final Setting<Boolean> BROADCAST_JOINS = DECLARED.add(Setting.of("distributed.broadcast_joins", SettingTypes.BOOLEAN, true, SettingCheck.any(),

@@ -56,6 +56,15 @@ public record DistributedPlannerSettings(int workerCount, Settings settings) {
         return settings.get(EngineSettings.TARGET_PARTITIONS);
     }
 
+    /**
+     * {@code distributed.max_partitions_per_task}: the most hash partitions one producer task writes,
+     * {@code P_c × T_c} (and so the most partitions a consumer task reads of it); a Desired consumer
+     * count is clamped to it, an exact one above it fails planning.
+     */
+    public int maxPartitionsPerTask() {
+        return settings.get(DistributedSettings.MAX_PARTITIONS_PER_TASK);
+    }
+
     public DistributedPlannerSettings withMaxTasksPerStage(int max) {
         return new DistributedPlannerSettings(workerCount, settings.with(DistributedSettings.MAX_TASKS_PER_STAGE, max));
     }
@@ -68,6 +77,10 @@ public record DistributedPlannerSettings(int workerCount, Settings settings) {
         return new DistributedPlannerSettings(workerCount, settings.with(DistributedSettings.BROADCAST_JOINS, broadcast));
     }
 
+    public DistributedPlannerSettings withMaxPartitionsPerTask(int max) {
+        return new DistributedPlannerSettings(workerCount, settings.with(DistributedSettings.MAX_PARTITIONS_PER_TASK, max));
+    }
+
     /** The hard limit on a stage's task count: {@code max_tasks_per_stage}, or the worker count when it is 0. */
     public int effectiveMaxTasksPerStage() {
         return maxTasksPerStage() == 0 ? workerCount : maxTasksPerStage();
@@ -78,5 +91,10 @@ public record DistributedPlannerSettings(int workerCount, Settings settings) {
         return maxTasksPerStage() == 0
                 ? "setting distributed.max_tasks_per_stage=0 (the " + workerCount + " workers)"
                 : "setting distributed.max_tasks_per_stage=" + maxTasksPerStage();
+    }
+
+    /** How the partition limit is named in origins and errors. */
+    public String maxPartitionsOrigin() {
+        return "setting distributed.max_partitions_per_task=" + maxPartitionsPerTask();
     }
 }

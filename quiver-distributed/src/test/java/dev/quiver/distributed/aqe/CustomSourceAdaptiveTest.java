@@ -10,6 +10,7 @@ import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.CoordinatorConfig;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
@@ -106,7 +107,7 @@ class CustomSourceAdaptiveTest {
                         List.of())) {
                     TaskContext head = new TaskContext("custom-q1", testing.allocator(), testing.pool(), testing.context().executor(),
                             new ExecutionConfig(4096, PARTITIONS), coordinator.headServices());
-                    try (DistributedQuery execution = coordinator.newAdaptiveQuery("custom-q1", query, planning, head,
+                    try (DistributedQuery execution = coordinator.newQuery("custom-q1", new PlannedQuery.Adaptive(query, planning), head,
                             planner.settings().settings().with(EngineSettings.BATCH_SIZE, 4096))) {
                         try (BatchStream stream = execution.start()) {
                             VectorSchemaRoot batch;

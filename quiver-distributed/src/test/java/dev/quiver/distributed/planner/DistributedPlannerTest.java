@@ -208,18 +208,18 @@ class DistributedPlannerTest {
     }
 
     @Test
-    void adaptiveSizingTakesOnlyTheCallersHintsBesideTheNodes() {
+    void sizingTakesOnlyTheCallersHintsBesideTheNodes() {
         // AQE cuts once, then sizes each stage when it closes
         DistributedPlanner planner = new DistributedPlanner(fanOut(4, 3));
         List<StageFragment> fragments = planner.cut(coalesce(distinct(table(100, 3), "k", 3)));
         assertThat(fragments).extracting(StageFragment::stageId).containsExactly(0, 1, 2);
         assertThat(fragments.get(0).outputKind()).contains(BoundaryKind.SHUFFLE);
         assertThat(fragments.get(2).isHead()).isTrue();
-        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")));
         assertThat(scan.taskCount()).isEqualTo(2);
-        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")));
         assertThat(aggregate.taskCount()).isEqualTo(3);
-        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of(), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of());
         StageConsistency.check(new DistributedPlan(fragments.get(2).plan(), List.of(scan, aggregate, head)));
         StageInputExec shuffle = onlyInput(aggregate.plan());
         assertThat(List.of(shuffle.producerTasks(), shuffle.consumerTasks(), shuffle.producerHead().outputPartitions(3))).containsExactly(2, 3, 9);

@@ -70,8 +70,8 @@ class ExactConsumerClusterTest {
 
             StageEventHandler threeByTwo = onBuilt("three-by-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
-            DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
-                    Collections.nCopies(WORKERS, 256L << 20)).plan();
+            DistributedPlan plan = planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
+                    Collections.nCopies(WORKERS, 256L << 20))).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(3);
             assertThat(plan.stage(1).partitionsPerTask()).isEqualTo(2);
 
@@ -127,8 +127,8 @@ class ExactConsumerClusterTest {
             ExecutionPlan query = new GlobalLimitExec(new CoalescePartitionsExec(grouped), 0, OptionalLong.of(5));
             StageEventHandler four = onBuilt("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
-            DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(four)), "exact-limit",
-                    Collections.nCopies(WORKERS, 256L << 20)).plan();
+            DistributedPlan plan = planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(four)), "exact-limit",
+                    Collections.nCopies(WORKERS, 256L << 20))).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(WORKERS);
 
             PlanCodec codec = PlanCodec.builder().tpchCatalogs(sf -> sf == catalog.scaleFactor() ? catalog : new TpchCatalog(sf)).build();
@@ -167,9 +167,11 @@ class ExactConsumerClusterTest {
                 // a worker drops a task's state just after its final report
                 assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).isZero();
             }
-            System.out.println("exact consumer task states over 50 LIMIT runs: " + consumerStates);
-            // the head's LIMIT is met from the first consumer task: the others are prepared and never (or not fully) run
-            assertThat(consumerStates.getOrDefault(TaskState.SKIPPED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0)).isPositive();
+            // the head reads its coalesce input one producer task at a time and its LIMIT is met from the first consumer task
+            // (about 250 groups): in every run the other 3 were dispatched and never executed (docs/exact-consumer-tasks.md: 150 of 200)
+            assertThat(consumerStates).as("exact consumer task states over 50 LIMIT runs").containsEntry(TaskState.SKIPPED, 150)
+                    .doesNotContainKey(TaskState.FAILED);
+            assertThat(consumerStates.getOrDefault(TaskState.FINISHED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0)).isEqualTo(50);
         }
     }
 

@@ -52,20 +52,25 @@ final class ResultMatcher {
 
     /** Why {@code actual} does not match the expected rows of {@code query}, or empty if it does. */
     static Optional<String> mismatch(SltRecord.Query query, List<String> expected, Schema schema, List<List<Object>> rows) {
+        return mismatch(query.types(), query.sortMode(), expected, schema, rows);
+    }
+
+    /** Why the rows of {@code schema} do not match {@code expected} rows of {@code types}, or empty if they do. */
+    static Optional<String> mismatch(List<ColumnType> types, SltRecord.SortMode sortMode, List<String> expected, Schema schema, List<List<Object>> rows) {
         List<ColumnType> actualTypes = schema.getFields().stream().map(Field::getType).map(ColumnType::ofArrow).toList();
-        if (actualTypes.size() != query.types().size()) {
-            return Optional.of("expected " + query.types().size() + " columns (" + letters(query.types()) + "), the result has " + actualTypes.size()
+        if (actualTypes.size() != types.size()) {
+            return Optional.of("expected " + types.size() + " columns (" + letters(types) + "), the result has " + actualTypes.size()
                     + " (" + letters(actualTypes) + ")");
         }
         for (int c = 0; c < actualTypes.size(); c++) {
-            if (!query.types().get(c).accepts(actualTypes.get(c))) {
+            if (!types.get(c).accepts(actualTypes.get(c))) {
                 return Optional.of("column " + (c + 1) + " (" + schema.getFields().get(c).getName() + ") is " + actualTypes.get(c).letter()
-                        + ", expected " + query.types().get(c).letter() + " (types " + letters(actualTypes) + " vs " + letters(query.types()) + ")");
+                        + ", expected " + types.get(c).letter() + " (types " + letters(actualTypes) + " vs " + letters(types) + ")");
             }
         }
-        List<String> want = arranged(expected, query.sortMode());
-        List<String> got = arranged(lines(actualTypes, rows), query.sortMode());
-        Optional<String> difference = firstDifference(query.types(), want, actualTypes, got);
+        List<String> want = arranged(expected, sortMode);
+        List<String> got = arranged(lines(actualTypes, rows), sortMode);
+        Optional<String> difference = firstDifference(types, want, actualTypes, got);
         return difference.map(d -> d + "\n" + listing("expected", want) + listing("actual", got));
     }
 

@@ -5,7 +5,6 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
-import dev.quiver.session.MemoryCatalog;
 import dev.quiver.session.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,9 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -57,19 +53,7 @@ final class SuiteData implements AutoCloseable {
 
     /** A catalog of the tables, for a session's builder. */
     Catalog catalog() {
-        TreeMap<String, TableSource> byName = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        tables.forEach(table -> byName.put(table.name(), table));
-        return new Catalog() {
-            @Override
-            public Optional<TableSource> table(String name) {
-                return Optional.ofNullable(byName.get(name));
-            }
-
-            @Override
-            public Set<String> tableNames() {
-                return byName.keySet();
-            }
-        };
+        return new TableListCatalog(tables);
     }
 
     /** A new DuckDB database holding the same tables. */

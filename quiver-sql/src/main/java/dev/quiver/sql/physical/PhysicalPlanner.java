@@ -11,11 +11,13 @@ import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.operator.ReplicateRowsExec;
 import dev.quiver.engine.operator.UnionExec;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.sql.planner.LogicalReplicate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,10 +31,12 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -95,6 +99,9 @@ public final class PhysicalPlanner {
     }
 
     private ExecutionPlan visit(RelNode rel) {
+        if (rel instanceof RepeatUnion repeat) {
+            return RecursivePlanner.plan(repeat, this::visit);
+        }
         Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options.targetPartitions());
         if (scan.isPresent()) {
             return scan.get();
@@ -125,6 +132,9 @@ public final class PhysicalPlanner {
         }
         if (rel instanceof Union union) {
             return union(union);
+        }
+        if (rel instanceof LogicalReplicate replicate) {
+            return new ReplicateRowsExec(visit(replicate.getInput()));
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The relational operator " + rel.getRelTypeName() + " is not supported");
     }
@@ -220,7 +230,12 @@ public final class PhysicalPlanner {
 
     /** {@code plan} with the union's column names, types and nullability, so every input has one schema. */
     private static ExecutionPlan conform(ExecutionPlan plan, Union union) {
-        List<RelDataTypeField> target = union.getRowType().getFieldList();
+        return conform(plan, union.getRowType());
+    }
+
+    /** {@code plan} with {@code rowType}'s column names, types and nullability. */
+    static ExecutionPlan conform(ExecutionPlan plan, RelDataType rowType) {
+        List<RelDataTypeField> target = rowType.getFieldList();
         List<PhysicalExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean same = true;

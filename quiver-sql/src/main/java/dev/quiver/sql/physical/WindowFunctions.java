@@ -17,7 +17,7 @@ import org.apache.calcite.rex.RexNode;
 /**
  * The engine's {@link WindowFunction} of one call of a Calcite {@link Window} group: ranking
  * functions, LAG/LEAD, FIRST/LAST/NTH_VALUE, and every aggregate the GROUP BY planner knows
- * ({@link AggregatePlanner#aggregateExpr}), so an aggregate added there works over a window too.
+ * ({@link AggregateCalls}), so an aggregate added there works over a window too.
  */
 final class WindowFunctions {
     private WindowFunctions() {}
@@ -26,7 +26,7 @@ final class WindowFunctions {
      * @param operand the engine expression of an operand index (an input column or a constant)
      * @param aggregate the call as an {@link AggregateCall}, for aggregate functions
      */
-    static WindowFunction of(Window.RexWinAggCall call, IntFunction<PhysicalExpr> operand, AggregateCall aggregate, RexTranslator inputs,
+    static WindowFunction of(Window.RexWinAggCall call, IntFunction<PhysicalExpr> operand, AggregateCall aggregate, AggregateCalls aggregates,
             String name) {
         List<RexNode> operands = call.getOperands();
         return switch (call.getOperator().getKind()) {
@@ -40,7 +40,7 @@ final class WindowFunctions {
             case FIRST_VALUE -> frameValue(WindowFunction.FrameValue.Position.FIRST, call, operands, operand);
             case LAST_VALUE -> frameValue(WindowFunction.FrameValue.Position.LAST, call, operands, operand);
             case NTH_VALUE -> frameValue(WindowFunction.FrameValue.Position.NTH, call, operands, operand);
-            default -> new WindowFunction.Aggregate(AggregatePlanner.aggregateExpr(aggregate, inputs, name));
+            default -> new WindowFunction.Aggregate(aggregates.translate(aggregate, name));
         };
     }
 

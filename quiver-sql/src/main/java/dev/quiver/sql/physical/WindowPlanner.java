@@ -60,6 +60,7 @@ final class WindowPlanner {
         List<RexLiteral> constants = window.constants;
         List<RelDataTypeField> fields = window.getRowType().getFieldList();
         Map<List<Object>, Spec> specs = new LinkedHashMap<>();
+        AggregateCalls aggregateCalls = new AggregateCalls(window.getInput(), inputs);
         int field = inputFields;
         for (Window.Group group : window.groups) {
             List<Integer> partitionKeys = group.keys.asList();
@@ -70,7 +71,7 @@ final class WindowPlanner {
             for (int c = 0; c < group.aggCalls.size(); c++) {
                 Window.RexWinAggCall call = group.aggCalls.get(c);
                 String name = fields.get(field).getName();
-                var function = WindowFunctions.of(call, index -> operand(index, inputs, inputFields, constants), aggregates.get(c), inputs, name);
+                var function = WindowFunctions.of(call, index -> operand(index, inputs, inputFields, constants), aggregates.get(c), aggregateCalls, name);
                 spec.outputs().add(new Output(new WindowExpr(function, frame, name), field, call.getOperator().getKind() == SqlKind.SUM0));
                 field++;
             }

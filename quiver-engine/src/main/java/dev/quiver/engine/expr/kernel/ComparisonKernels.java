@@ -243,7 +243,8 @@ public final class ComparisonKernels {
             int base = w << 6;
             int end = Math.min(rows, base + 64);
             for (int i = base; i < end; i++) {
-                word |= (test(op, Double.compare(x[i], y[i])) ? 1L : 0L) << (i - base);
+                // SQL order of doubles: -0.0 equals 0.0 (==), NaN equals NaN and is above every number (Double.compare)
+                word |= (test(op, x[i] == y[i] ? 0 : Double.compare(x[i], y[i])) ? 1L : 0L) << (i - base);
             }
             Bitmaps.setWord(bits, w, word, rows);
         }

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
@@ -83,9 +84,10 @@ public final class Numeric {
                 }
                 values[i] = low;
             }
-        } else if (vector instanceof BitVector bits) {
+        } else if (vector instanceof BitVector) {
+            // the raw bits: BitVector.get throws on a NULL slot (the NULLs are zeroed below)
             for (int i = 0; i < rows; i++) {
-                values[i] = bits.get(i);
+                values[i] = BitVectorHelper.get(data, i);
             }
         } else {
             throw new QuiverException(ErrorCode.INTERNAL_ERROR, "not an integer or decimal vector: " + vector.getField());

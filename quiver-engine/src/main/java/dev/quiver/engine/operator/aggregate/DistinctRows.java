@@ -1,48 +1,57 @@
 package dev.quiver.engine.operator.aggregate;
 
-import dev.quiver.engine.types.QuiverTypes;
-import java.util.List;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
+import dev.quiver.engine.memory.MemoryReservation;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Finds the rows where a value first appears within its group, with the hash table of GROUP BY:
- * what an aggregate over DISTINCT values keeps when rows arrive in order.
+ * The set of distinct rows seen so far, on the aggregate's hash table (NULLs equal, as in GROUP BY):
+ * {@link #add} tells which rows of a batch were not seen before, neither earlier nor in the same
+ * batch. Its memory is held in the caller's reservation, grown before the table grows.
  */
 public final class DistinctRows {
-    private DistinctRows() {}
+    private final GroupHashTable table;
+    private final int columns;
+    private final MemoryReservation reservation;
+    private int[] groupIds = new int[0];
 
-    /**
-     * For rows {@code [0, rows)}: whether row i is the first row of its group
-     * ({@code groupIds[i]}) holding its value ({@code values[i]}; NULL is a value of its own).
-     */
-    public static boolean[] firstOccurrences(int[] groupIds, FieldVector values, int rows) {
-        ArrowType valueType = values.getField().getType();
-        GroupHashTable table = new GroupHashTable(List.of(QuiverTypes.INT32, valueType));
-        boolean[] first = new boolean[rows];
-        try {
-            ((LongKeyColumn) table.column(0)).loadValues(groupIds, rows);
-            table.column(1).load(values, rows);
-            table.ensureCapacity(rows);
-            int[] ids = new int[rows];
-            table.findOrInsert(rows, ids);
-            // ids are dense in order of first appearance: a row is first when its id is the next new one
-            int next = 0;
-            for (int i = 0; i < rows; i++) {
-                if (ids[i] == next) {
-                    first[i] = true;
-                    next++;
-                }
-            }
-            return first;
-        } finally {
-            table.clear();
-        }
+    public DistinctRows(Schema schema, MemoryReservation reservation) {
+        this.columns = schema.getFields().size();
+        this.table = new GroupHashTable(schema.getFields().stream().map(Field::getType).toList());
+        this.reservation = reservation;
     }
 
-    /** Bytes {@link #firstOccurrences} holds while it runs over {@code rows} rows of {@code valueType}. */
-    public static long bytesFor(int rows, ArrowType valueType) {
-        GroupHashTable table = new GroupHashTable(List.of(QuiverTypes.INT32, valueType));
-        return table.bytesForCapacity(GroupHashTable.capacityFor(rows)) + 5L * rows;
+    /** The row numbers of {@code batch} (ascending) whose rows were not seen before; adds them to the set. */
+    public int[] add(VectorSchemaRoot batch) {
+        int rows = batch.getRowCount();
+        if (rows == 0) {
+            return new int[0];
+        }
+        for (int c = 0; c < columns; c++) {
+            table.column(c).load(batch.getVector(c), rows);
+        }
+        int before = table.groupCount();
+        int capacity = Math.max(table.capacity(), GroupHashTable.capacityFor(before + rows));
+        reservation.resize(table.bytesForCapacity(capacity));
+        table.ensureCapacity(before + rows);
+        if (groupIds.length < rows) {
+            groupIds = new int[rows];
+        }
+        table.findOrInsert(rows, groupIds);
+        reservation.resize(table.sizeInBytes());
+        // group ids are dense in order of first appearance: a row is new when it takes the next unseen id
+        int[] fresh = new int[table.groupCount() - before];
+        int next = before;
+        for (int i = 0; i < rows && next < table.groupCount(); i++) {
+            if (groupIds[i] == next) {
+                fresh[next++ - before] = i;
+            }
+        }
+        return fresh;
+    }
+
+    public int size() {
+        return table.groupCount();
     }
 }

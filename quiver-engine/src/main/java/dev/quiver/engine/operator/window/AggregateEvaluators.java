@@ -2,7 +2,7 @@ package dev.quiver.engine.operator.window;
 
 import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
-import dev.quiver.engine.operator.aggregate.DistinctRows;
+import dev.quiver.engine.operator.aggregate.FirstOccurrences;
 import dev.quiver.engine.operator.aggregate.GroupAccumulator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -63,11 +63,11 @@ final class AggregateEvaluators {
     /** {@code arg} with each value that appeared before in its partition made NULL; owned by the chunk's reservation. */
     private static FieldVector firstOccurrences(FieldVector arg, WindowChunk chunk) {
         int rows = chunk.rows();
-        long scratch = DistinctRows.bytesFor(rows, arg.getField().getType());
+        long scratch = FirstOccurrences.bytesFor(rows, arg.getField().getType());
         chunk.reserveTransient(scratch);
         int[] indices = new int[rows];
         try {
-            boolean[] first = DistinctRows.firstOccurrences(chunk.layout().partitionIds(), arg, rows);
+            boolean[] first = FirstOccurrences.firstOccurrences(chunk.layout().partitionIds(), arg, rows);
             for (int i = 0; i < rows; i++) {
                 indices[i] = first[i] ? i : -1;
             }

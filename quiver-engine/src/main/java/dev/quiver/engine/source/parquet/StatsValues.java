@@ -31,7 +31,8 @@ final class StatsValues {
             return Integer.compare(x, y);
         }
         if (a instanceof Double x && b instanceof Double y) {
-            return Double.compare(x, y);
+            // as the engine compares: -0.0 equals 0.0, NaN above every number
+            return x.doubleValue() == y.doubleValue() ? 0 : Double.compare(x, y);
         }
         return decimal((Number) a).compareTo(decimal((Number) b));
     }

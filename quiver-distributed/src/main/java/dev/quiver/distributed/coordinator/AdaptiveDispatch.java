@@ -2,23 +2,20 @@ package dev.quiver.distributed.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.aqe.AdaptiveTaskCount;
 import dev.quiver.distributed.aqe.SampledStatistics;
-import dev.quiver.distributed.aqe.StageCost;
 import dev.quiver.distributed.aqe.StageDecision;
 import dev.quiver.distributed.aqe.StageSampleCollector;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.operator.DriverLeaves;
 import dev.quiver.distributed.operator.SamplerExec;
-import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.plan.TaskRouter;
 import dev.quiver.distributed.planner.AdaptivePlanning;
-import dev.quiver.distributed.planner.AdaptiveStageEvents;
-import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.distributed.planner.SampledStageStatistics;
+import dev.quiver.distributed.planner.StagePlanningLoop;
 import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskRequest;
@@ -40,34 +37,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The coordinator's adaptive loop (DESIGN §5): walks the stages of a query bottom-up and, for each,
- * once every stage it reads has been sampled:
+ * The coordinator's side of AQE (DESIGN §5): runs the {@link StagePlanningLoop} with sampled
+ * statistics and carries out what it decides, stage by stage:
  * <ol>
- *   <li>closes it, reads each shuffle input with the {@code P_c} a handler chose at that boundary
- *       ({@link AdaptiveStageEvents#onStageClosed}) and attaches its inputs' sampled statistics to its
- *       {@link StageInputExec}s;</li>
- *   <li>costs it from its leaves ({@link dev.quiver.distributed.aqe.CostModel}) and takes
- *       {@link AdaptiveTaskCount#desired} from the cost, merged with its nodes' hints, the
- *       {@code Exact} hints of leaves that cannot split (a source without a TaskEstimator runs as one
- *       task, and its origin says why) and the hook's hints ({@link AdaptivePlanning#stageHints()},
- *       where the stage-built events of DESIGN §6 plug in); fires the stage-built event
- *       ({@link AdaptiveStageEvents#onStageSized}), sizes a rewritten stage again, and only then
- *       announces the decision it dispatches ({@code StageCosted}, {@code StageSized}, once each);</li>
- *   <li>dispatches its tasks at once, each plan under a {@link SamplerExec} and without a producer
- *       head: the head is bound late, by the first data ticket of the consumer, once the consumer is
- *       sized;</li>
+ *   <li>announces each stage as it closes ({@code StageClosed}) and once its task count is final
+ *       ({@code StageCosted}, {@code StageSized}, once each, for the decision it runs with);</li>
+ *   <li>dispatches a stage once the loop hands it on (every exact count of its consumer validated):
+ *       all its tasks at once, each plan under a {@link SamplerExec} and without a producer head —
+ *       the head is bound late, by the first data ticket of the consumer, once the consumer is sized;</li>
  *   <li>gathers the samples the workers send on the control streams into a
- *       {@link StageSampleCollector} until its stop rule holds, and keeps the extrapolated output for
- *       its consumer; samples that arrive before the stage's {@code StageDispatched} event are held
- *       until it is out, so a stage's {@code StageSampled} always follows it.</li>
+ *       {@link StageSampleCollector} until its stop rule holds, and hands the extrapolated output to
+ *       the loop when it waits for it ({@link #await}); samples that arrive before the stage's
+ *       {@code StageDispatched} event are held until it is out, so a stage's {@code StageSampled}
+ *       always follows it.</li>
  * </ol>
- * Stages are walked in the cutter's order (every stage after the stages it reads), and a stage waits
- * only for its own inputs' samples: independent branches are dispatched without waiting for each
- * other and sample concurrently; a union stage is sized only after all its children are sampled.
- * Each step is a query event. The head stage (one task, on the coordinator) is sized last; the loop
- * returns its plan with its inputs bound, and the plan as it ran ({@link #finalPlan()}).
+ * A stage waits only for its own inputs' samples: independent branches sample concurrently; a
+ * union stage is sized only after all its children are sampled. The head stage (one task, on the
+ * coordinator) is sized last; {@link #run} returns its plan with its inputs bound, and
+ * {@link #finalPlan()} the plan as it ran.
  */
-final class AdaptiveStageLoop {
+final class AdaptiveDispatch implements StagePlanningLoop.Listener, SampledStageStatistics.Samples {
     private static final long POLL_MILLIS = 20;
 
     private final DistributedQuery query;
@@ -78,11 +67,12 @@ final class AdaptiveStageLoop {
     private final Map<Integer, Sampling> samplings = new ConcurrentHashMap<>();
     private final Map<Integer, StageDecision> decisions = new ConcurrentHashMap<>();
     /**
-     * The stages sized so far, producers first; written by the loop's thread, read by the query's
+     * The stages dispatched so far, producers first; written by the loop's thread, read by the query's
      * final plan, which a transport thread may build while the loop still runs (a task failed).
      */
     private final List<Stage> stages = new CopyOnWriteArrayList<>();
     private final Map<Integer, List<WorkerAddress>> placed = new LinkedHashMap<>();
+    private ExecutionPlan headPlan;
 
     private record HeldSample(int taskIndex, PartitionSample sample) {}
 
@@ -98,7 +88,7 @@ final class AdaptiveStageLoop {
         }
     }
 
-    AdaptiveStageLoop(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
+    AdaptiveDispatch(DistributedQuery query, AdaptivePlanning planning, ExecutionPlan singleNodePlan, List<WorkerAddress> workers) {
         this.query = requireNonNull(query, "query is null");
         this.planning = requireNonNull(planning, "planning is null");
         this.singleNodePlan = requireNonNull(singleNodePlan, "singleNodePlan is null");
@@ -107,39 +97,38 @@ final class AdaptiveStageLoop {
 
     /** Runs the loop up to the head stage; returns the head stage's plan with its inputs bound, or empty when the query ended first. */
     Optional<ExecutionPlan> run() {
-        DistributedPlanner planner = planning.planner();
-        List<StageFragment> fragments = planner.cut(singleNodePlan);
-        for (StageFragment fragment : fragments) {
-            if (query.isEnding()) {
-                return Optional.empty();
-            }
-            Map<Integer, SampledStatistics> inputs = new LinkedHashMap<>();
-            for (int input : fragment.inputStageIds()) {
-                Optional<SampledStatistics> statistics = awaitSample(input);
-                if (statistics.isEmpty()) {
-                    return Optional.empty();
-                }
-                inputs.put(input, statistics.get());
-                planning.stageEvents().onStageSampled(sized(input), statistics.get());
-            }
-            query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
-            StageFragment closed = withInputStatistics(planning.stageEvents().onStageClosed(fragment), inputs);
-            Sizing sizing = size(closed);
-            if (sizing.stage().isHead()) {
-                Stage head = sizing.stage();
-                stages.add(head);
-                emitSized(sizing);
-                return Optional.of(query.bindHead(head, placed));
-            }
-            StageFragment built = planning.stageEvents().onStageSized(closed, fragments, sizing.stage());
-            if (built != closed) {
-                // a handler rewrote the producer (or set its P_c): the stage is costed and sized again, and only that decision is announced
-                sizing = size(built);
-            }
-            emitSized(sizing);
-            dispatch(sizing.stage());
+        StagePlanningLoop loop = new StagePlanningLoop(planning.planner(), planning.statistics(this), planning.events(), this);
+        return loop.run(singleNodePlan).map(result -> headPlan);
+    }
+
+    @Override
+    public boolean ended() {
+        return query.isEnding();
+    }
+
+    @Override
+    public void closed(StageFragment fragment) {
+        query.emit(new QueryEvent.StageClosed(query.queryId(), fragment.stageId(), fragment.inputStageIds()));
+    }
+
+    /** One {@code StageCosted} and one {@code StageSized} per stage, for the decision it runs with. */
+    @Override
+    public void sized(Stage stage, Optional<StageDecision> decision) {
+        decision.ifPresent(chosen -> {
+            decisions.put(stage.stageId(), chosen);
+            query.emit(new QueryEvent.StageCosted(query.queryId(), stage.stageId(), chosen.cost().costBytes(), chosen.costHint()));
+        });
+        query.emitSized(stage);
+    }
+
+    @Override
+    public void ready(Stage stage) {
+        if (stage.isHead()) {
+            stages.add(stage);
+            headPlan = query.bindHead(stage, placed);
+        } else if (!query.isEnding()) {
+            dispatch(stage);
         }
-        throw new QuiverException(ErrorCode.PLAN_ERROR, "the stages of query " + query.queryId() + " have no head stage");
     }
 
     /** The plan as it ran so far: every stage sized, producers first, the head stage last. */
@@ -221,12 +210,8 @@ final class AdaptiveStageLoop {
         }
     }
 
-    private Stage sized(int stageId) {
-        return stages.stream().filter(stage -> stage.stageId() == stageId).findFirst()
-                .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was sized"));
-    }
-
-    private Optional<SampledStatistics> awaitSample(int stageId) {
+    @Override
+    public Optional<SampledStatistics> await(int stageId) {
         Sampling sampling = samplings.get(stageId);
         if (sampling == null) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stageId + " is read before it was dispatched");
@@ -245,34 +230,6 @@ final class AdaptiveStageLoop {
             }
         }
         return Optional.empty();
-    }
-
-    /** What sizing a stage decided: the stage, its cost and the task count the cost asks for. */
-    private record Sizing(Stage stage, StageCost cost, TaskCountHint.Desired costHint) {}
-
-    /**
-     * Costs and sizes {@code fragment} (DESIGN §5 steps 1–2) without announcing it: a stage that feeds
-     * a shuffle or broadcast may still be rewritten by a handler, and its events tell the decision it
-     * is dispatched with ({@link #emitSized}).
-     */
-    private Sizing size(StageFragment fragment) {
-        StageCost cost = planning.costModel().cost(fragment.plan());
-        int partitions = fragment.plan().outputPartitioning().partitionCount();
-        int max = planning.planner().settings().effectiveMaxTasksPerStage();
-        TaskCountHint.Desired costHint = AdaptiveTaskCount.desired(cost.costBytes(), planning.dynamicBytesPerPartition(), partitions, max);
-        List<TaskCountHint> hints = new ArrayList<>();
-        hints.add(costHint);
-        hints.addAll(planning.stageHints().hints(fragment.stageId(), fragment.plan(), List.copyOf(stages)));
-        Stage stage = planning.planner().size(fragment, stages, hints, DistributedPlanner.SizingMode.ADAPTIVE);
-        decisions.put(stage.stageId(), new StageDecision(stage.stageId(), cost, costHint, stage.taskCountHint(), Optional.empty()));
-        return new Sizing(stage, cost, costHint);
-    }
-
-    /** One {@code StageCosted} and one {@code StageSized} per stage, for the decision it runs with. */
-    private void emitSized(Sizing sizing) {
-        Stage stage = sizing.stage();
-        query.emit(new QueryEvent.StageCosted(query.queryId(), stage.stageId(), sizing.cost().costBytes(), sizing.costHint()));
-        query.emitSized(stage);
     }
 
     /** Dispatches every task of {@code stage} at once, under a sampler and without a head; starts collecting its samples. */
@@ -300,15 +257,5 @@ final class AdaptiveStageLoop {
     private long sampleBudget(Stage stage) {
         return DriverLeaves.of(stage.plan()).isBlocked() ? Math.max(planning.sampleBytesPerPartition(), planning.dynamicBytesPerPartition())
                 : planning.sampleBytesPerPartition();
-    }
-
-    /** {@code fragment} with each stage input carrying its producer's sampled statistics (DESIGN §5 step 6). */
-    private static StageFragment withInputStatistics(StageFragment fragment, Map<Integer, SampledStatistics> inputs) {
-        ExecutionPlan plan = StageBinding.replaceInputs(fragment.plan(), input -> {
-            SampledStatistics statistics = inputs.get(input.producerStageId());
-            return input.withStatistics(statistics == null ? input.statistics() : statistics.statistics());
-        });
-        return new StageFragment(fragment.stageId(), plan, fragment.nodeHints(), fragment.outputKind(), fragment.outputKeys(),
-                fragment.shufflePartitionsPerConsumerTask(), fragment.consumerStageId(), fragment.inputStageIds());
     }
 }

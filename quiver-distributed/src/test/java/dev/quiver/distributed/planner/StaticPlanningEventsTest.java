@@ -40,13 +40,13 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Static planning with stage-built events: the whole plan, consistent, with every handler's requirement applied. */
-class EventDrivenPlanningTest {
+class StaticPlanningEventsTest {
     private static final long GIB = 1L << 30;
     private final DistributedPlanner planner = planner(4, 4);
     private final ExecutionPlan query = groupBy(table(10_000, 4), List.of("k"), List.of(), 4);
 
     private DistributedPlan plan(DistributedPlanner planner, ExecutionPlan query, StageEventHandler... handlers) {
-        return EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(handlers)), "q1",
+        return ExactFixtures.plan(planner, query, new StageEventDispatcher(List.of(handlers)), "q1",
                 Collections.nCopies(planner.settings().workerCount(), GIB)).plan();
     }
 
@@ -149,9 +149,9 @@ class EventDrivenPlanningTest {
                     List.of(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "cnt", QuiverTypes.INT64)), 4);
             DistributedPlanner eight = new DistributedPlanner(DistributedPlannerSettings.defaults(8, 4));
             AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
-            DistributedPlan roomy = EventDrivenPlanning.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
+            DistributedPlan roomy = ExactFixtures.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
                     Collections.nCopies(8, GIB)).plan();
-            DistributedPlan tight = EventDrivenPlanning.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
+            DistributedPlan tight = ExactFixtures.plan(eight, groupBy, new StageEventDispatcher(List.of(handler)), "q1",
                     Collections.nCopies(8, 24L << 20)).plan();
             Stage roomyAggregate = roomy.stages().stream().filter(stage -> stage.taskCountHint().origin().contains("AggregateMemorySizingHandler"))
                     .findFirst().orElseThrow();
