@@ -104,12 +104,18 @@ final class FileScanCodecs {
         for (long columnBytes : rowGroup.columnBytes()) {
             bytes.add(columnBytes);
         }
+        if (!rowGroup.partitionValues().isEmpty()) {
+            ArrayNode values = out.putArray("partitionValues");
+            rowGroup.partitionValues().forEach(value -> values.add(c.value(value)));
+        }
         return out;
     }
 
     private static ParquetRowGroup rowGroup(JsonNode in, DecodeContext c) {
+        List<Object> partitionValues = new ArrayList<>();
+        in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
         return new ParquetRowGroup(Path.of(c.requiredText(in, "file")), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
-                StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")));
+                StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")), partitionValues);
     }
 
     private static JsonNode block(ArrowBlockSplit block, EncodeContext c) {

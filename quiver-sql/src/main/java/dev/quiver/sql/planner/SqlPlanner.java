@@ -7,6 +7,7 @@ import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.sql.catalog.FileReferenceCatalog;
 import dev.quiver.sql.catalog.QuiverSchema;
 import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
@@ -88,7 +89,8 @@ public final class SqlPlanner {
      * @param settings the session's settings, which {@code current_setting('name')} reads
      */
     public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        // paths, globs and read_parquet/read_csv calls named in the query open as file tables
+        this.catalog = new FileReferenceCatalog(requireNonNull(catalog, "catalog is null"));
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
         this.currentSetting = new CurrentSetting(settings);
         SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);
