@@ -57,6 +57,8 @@ public final class SqlPlanner {
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
+            // a file named in a query is one identifier (FileReferenceTokens): paths and read_csv calls are long
+            .withIdentifierMaxLength(65_536)
             // LENIENT: GROUP BY ordinals and aliases, as users of Trino, Spark and DuckDB expect.
             // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
             .withConformance(SqlConformanceEnum.LENIENT);

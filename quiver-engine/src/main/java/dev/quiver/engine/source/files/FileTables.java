@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.arrow.ArrowTable;
+import dev.quiver.engine.source.csv.CsvOptions;
 import dev.quiver.engine.source.csv.CsvTable;
 import dev.quiver.engine.source.parquet.ParquetTable;
 import dev.quiver.engine.spi.TableSource;
@@ -57,8 +58,9 @@ public final class FileTables {
                 yield ArrowTable.open(name, Path.of(single(locations, actual)));
             }
             case CSV -> {
+                CsvOptions csv = CsvOptions.from(options);
                 options.checkAllRead(where);
-                yield CsvTable.open(name, Path.of(single(locations, actual)), columns);
+                yield CsvTable.open(name, locations, columns, csv);
             }
         };
         if (actual != FileFormat.CSV && columns.isPresent()) {
