@@ -33,12 +33,12 @@ import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
+import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.session.spi.QuiverPlugin;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -443,7 +443,8 @@ public final class QuerySession implements AutoCloseable {
         if (create.ifNotExists() && catalog.isRegistered(create.name())) {
             return;
         }
-        TableSource table = FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
+        TableSource table = FileTables.open(create.name(), List.of(create.location()), create.format(), create.columns(),
+                new FileOptions(create.options()));
         catalog.register(table, create.replace());
     }
 
