@@ -91,8 +91,8 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
                     continue;
                 }
                 ParquetColumn column = columns.get(own);
-                ColumnChunkMetaData chunk = chunk(block, column);
-                stats.add(column.isNested() || chunk == null ? ColumnStatistics.unknown()
+                ColumnChunkMetaData chunk = column.isNested() ? null : chunk(block, column);
+                stats.add(chunk == null ? ColumnStatistics.unknown()
                         : ParquetStatistics.of(chunk.getStatistics(), column, rows, dictionaries.get(index)[own]));
                 bytes[c] = chunkBytes(block, column);
             }
