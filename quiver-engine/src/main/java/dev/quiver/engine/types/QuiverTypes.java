@@ -173,6 +173,35 @@ public final class QuiverTypes {
         if (type instanceof ArrowType.Null) {
             return "NULL";
         }
+        if (type instanceof ArrowType.Map) {
+            return "MAP";
+        }
+        if (type instanceof ArrowType.List) {
+            return "LIST";
+        }
+        if (type instanceof ArrowType.Struct) {
+            return "STRUCT";
+        }
         return type.toString();
+    }
+
+    /**
+     * A field's type as DuckDB spells it, nested types with their parts: {@code INTEGER[]},
+     * {@code MAP(VARCHAR, BIGINT)}, {@code STRUCT(x DOUBLE, tags VARCHAR[])}.
+     */
+    public static String sqlName(Field field) {
+        ArrowType type = field.getType();
+        java.util.List<Field> children = field.getChildren();
+        if (type instanceof ArrowType.Map && children.size() == 1 && children.get(0).getChildren().size() == 2) {
+            java.util.List<Field> entry = children.get(0).getChildren();
+            return "MAP(" + sqlName(entry.get(0)) + ", " + sqlName(entry.get(1)) + ")";
+        }
+        if (type instanceof ArrowType.List && children.size() == 1) {
+            return sqlName(children.get(0)) + "[]";
+        }
+        if (type instanceof ArrowType.Struct) {
+            return "STRUCT(" + String.join(", ", children.stream().map(child -> child.getName() + " " + sqlName(child)).toList()) + ")";
+        }
+        return sqlName(type);
     }
 }

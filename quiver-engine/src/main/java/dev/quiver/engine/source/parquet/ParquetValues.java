@@ -96,13 +96,13 @@ final class ParquetValues {
         return new UUID(bytes.getLong(bytes.position()), bytes.getLong(bytes.position() + 8)).toString();
     }
 
-    /** Bytes as DuckDB shows a BLOB: printable ASCII as itself, every other byte as {@code \xHH}. */
+    /** Bytes as DuckDB shows a BLOB: printable ASCII but quotes and backslash as itself, every other byte as {@code \xHH}. */
     static String blob(Binary value) {
         byte[] bytes = value.getBytes();
         StringBuilder text = new StringBuilder(bytes.length);
         for (byte b : bytes) {
             int c = b & 0xff;
-            if (c >= 0x20 && c < 0x7f && c != '\\') {
+            if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'' && c != '"') {
                 text.append((char) c);
             } else {
                 text.append("\\x").append(HEX[c >> 4]).append(HEX[c & 0xf]);
