@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -87,12 +86,7 @@ class FileQueriesDuckDbTest {
 
     /** {@code sql} with {@code %s} replaced by the test directory, run on DuckDB and in {@code mode}: the rows must be equal. */
     private QueryResult assertSameAsDuckDb(ExecutionModes.Mode mode, String sql) throws SQLException {
-        String query = sql.replace("%s", directory.toString());
-        List<List<Object>> expected = duckdb.query(query);
-        QueryResult result = modes.run(mode, query);
-        assertThat(DuckDbOracle.normalize(result.rows())).as(query).isEqualTo(expected);
-        assertThat(expected).isNotEmpty();
-        return result;
+        return FileQueryChecks.assertSameAsDuckDb(duckdb, modes, mode, sql, directory);
     }
 
     @ParameterizedTest
@@ -157,7 +151,7 @@ class FileQueriesDuckDbTest {
     @EnumSource(ExecutionModes.Mode.class)
     void unionByNameReadsFilesWithDifferentColumns(ExecutionModes.Mode mode) throws SQLException {
         QueryResult result = assertSameAsDuckDb(mode,
-                "SELECT id, name, price, k FROM read_parquet('%s/union/*.parquet', union_by_name = true) ORDER BY id");
+                "SELECT id, name, price, k FROM read_parquet('%s/union/*.parquet', union_by_name = true) ORDER BY id, k");
         ArrowType id = result.schema().getFields().get(0).getType();
         assertThat(id).isEqualTo(QuiverTypes.INT64);
     }
@@ -200,16 +194,6 @@ class FileQueriesDuckDbTest {
     }
 
     private static ParquetScanExec scan(ExecutionPlan plan) {
-        List<ParquetScanExec> found = new ArrayList<>();
-        collect(plan, found);
-        assertThat(found).hasSize(1);
-        return found.get(0);
-    }
-
-    private static void collect(ExecutionPlan plan, List<ParquetScanExec> found) {
-        if (plan instanceof ParquetScanExec scan) {
-            found.add(scan);
-        }
-        plan.children().forEach(child -> collect(child, found));
+        return FileQueryChecks.onlyScan(plan, ParquetScanExec.class);
     }
 }
