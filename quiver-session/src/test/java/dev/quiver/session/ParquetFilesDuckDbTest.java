@@ -110,6 +110,20 @@ class ParquetFilesDuckDbTest {
         assertThat(result.schema().getFields().get(3).getChildren()).hasSize(1);
     }
 
+    /** The files hold what the tests above are about: each codec, dictionaries, and in v2 the DELTA encodings. */
+    @Test
+    void theFilesHoldTheirCodecsAndEncodings() throws SQLException {
+        Map<String, String> codecs = Map.of("uncompressed", "UNCOMPRESSED", "snappy", "SNAPPY", "gzip", "GZIP", "zstd", "ZSTD", "lz4", "LZ4_RAW",
+                "v2", "SNAPPY");
+        for (String file : FILES) {
+            List<List<Object>> chunks = duckdb("SELECT DISTINCT compression, encodings FROM parquet_metadata('" + file(file) + "')");
+            assertThat(chunks).as(file).allSatisfy(chunk -> assertThat(chunk.get(0)).isEqualTo(codecs.get(file)));
+            assertThat(chunks).as(file).anySatisfy(chunk -> assertThat((String) chunk.get(1)).containsPattern("(PLAIN|RLE)_DICTIONARY"));
+        }
+        assertThat(duckdb("SELECT DISTINCT encodings FROM parquet_metadata('" + file("v2") + "')"))
+                .anySatisfy(chunk -> assertThat((String) chunk.get(0)).contains("DELTA_BINARY_PACKED"));
+    }
+
     private void assertSame(ExecutionModes.Mode mode, String sql, String file) throws SQLException {
         assertSame(mode, sql, sql, file);
     }
