@@ -168,10 +168,13 @@ class FileQueriesDuckDbTest {
         byte[] bytes = Files.readAllBytes(directory.resolve("one.parquet"));
         Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
         Path csv = Files.writeString(directory.resolve("really-a-csv.parquet"), "a,b\n1,2\n");
+        Path brotli = directory.resolve("brotli.parquet");
+        duckdb("COPY (SELECT 1 AS a) TO '" + brotli + "' (FORMAT PARQUET, COMPRESSION BROTLI)");
         assertError("SELECT * FROM read_parquet('%s/none/*.parquet')", ErrorCode.SOURCE_ERROR,
                 "No files match the pattern '" + directory + "/none/*.parquet'");
         assertError("SELECT count(*) FROM '%s/truncated.parquet'", ErrorCode.SOURCE_ERROR, "cannot read Parquet file " + truncated + ": ");
         assertError("SELECT count(*) FROM '%s/really-a-csv.parquet'", ErrorCode.SOURCE_ERROR, "cannot read Parquet file " + csv + ": ");
+        assertError("SELECT * FROM '%s/brotli.parquet'", ErrorCode.NOT_SUPPORTED, "Parquet file " + brotli + ": column a is compressed with BROTLI");
         assertError("SELECT * FROM read_parquet('%s/one.parquet', hive_partitioning = true)", ErrorCode.SOURCE_ERROR,
                 "hive_partitioning is on, but the path of " + directory.resolve("one.parquet") + " has no key=value directory");
         assertError("SELECT * FROM read_parquet('%s/one.parquet', delim = ';')", ErrorCode.INVALID_ARGUMENT, "Unknown option 'delim' for parquet files");
