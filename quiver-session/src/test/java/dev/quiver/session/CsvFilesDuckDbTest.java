@@ -76,12 +76,7 @@ class CsvFilesDuckDbTest {
     }
 
     private QueryResult assertSameAsDuckDb(ExecutionModes.Mode mode, String sql) throws SQLException {
-        String query = sql.replace("%s", directory.toString());
-        List<List<Object>> expected = duckdb.query(query);
-        QueryResult result = modes.run(mode, query);
-        assertThat(DuckDbOracle.normalize(result.rows())).as(query).isEqualTo(expected);
-        assertThat(expected).isNotEmpty();
-        return result;
+        return FileQueryChecks.assertSameAsDuckDb(duckdb, modes, mode, sql, directory);
     }
 
     /** The column types DuckDB gives {@code sql}'s result, by name. */
@@ -181,16 +176,6 @@ class CsvFilesDuckDbTest {
     }
 
     private static CsvScanExec scan(ExecutionPlan plan) {
-        List<CsvScanExec> found = new ArrayList<>();
-        collect(plan, found);
-        assertThat(found).hasSize(1);
-        return found.get(0);
-    }
-
-    private static void collect(ExecutionPlan plan, List<CsvScanExec> found) {
-        if (plan instanceof CsvScanExec scan) {
-            found.add(scan);
-        }
-        plan.children().forEach(child -> collect(child, found));
+        return FileQueryChecks.onlyScan(plan, CsvScanExec.class);
     }
 }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -87,12 +86,7 @@ class FileQueriesDuckDbTest {
 
     /** {@code sql} with {@code %s} replaced by the test directory, run on DuckDB and in {@code mode}: the rows must be equal. */
     private QueryResult assertSameAsDuckDb(ExecutionModes.Mode mode, String sql) throws SQLException {
-        String query = sql.replace("%s", directory.toString());
-        List<List<Object>> expected = duckdb.query(query);
-        QueryResult result = modes.run(mode, query);
-        assertThat(DuckDbOracle.normalize(result.rows())).as(query).isEqualTo(expected);
-        assertThat(expected).isNotEmpty();
-        return result;
+        return FileQueryChecks.assertSameAsDuckDb(duckdb, modes, mode, sql, directory);
     }
 
     @ParameterizedTest
@@ -157,7 +151,7 @@ class FileQueriesDuckDbTest {
     @EnumSource(ExecutionModes.Mode.class)
     void unionByNameReadsFilesWithDifferentColumns(ExecutionModes.Mode mode) throws SQLException {
         QueryResult result = assertSameAsDuckDb(mode,
-                "SELECT id, name, price, k FROM read_parquet('%s/union/*.parquet', union_by_name = true) ORDER BY id");
+                "SELECT id, name, price, k FROM read_parquet('%s/union/*.parquet', union_by_name = true) ORDER BY id, k");
         ArrowType id = result.schema().getFields().get(0).getType();
         assertThat(id).isEqualTo(QuiverTypes.INT64);
     }
@@ -174,10 +168,13 @@ class FileQueriesDuckDbTest {
         byte[] bytes = Files.readAllBytes(directory.resolve("one.parquet"));
         Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
         Path csv = Files.writeString(directory.resolve("really-a-csv.parquet"), "a,b\n1,2\n");
+        Path brotli = directory.resolve("brotli.parquet");
+        duckdb("COPY (SELECT 1 AS a) TO '" + brotli + "' (FORMAT PARQUET, COMPRESSION BROTLI)");
         assertError("SELECT * FROM read_parquet('%s/none/*.parquet')", ErrorCode.SOURCE_ERROR,
                 "No files match the pattern '" + directory + "/none/*.parquet'");
         assertError("SELECT count(*) FROM '%s/truncated.parquet'", ErrorCode.SOURCE_ERROR, "cannot read Parquet file " + truncated + ": ");
         assertError("SELECT count(*) FROM '%s/really-a-csv.parquet'", ErrorCode.SOURCE_ERROR, "cannot read Parquet file " + csv + ": ");
+        assertError("SELECT * FROM '%s/brotli.parquet'", ErrorCode.NOT_SUPPORTED, "Parquet file " + brotli + ": column a is compressed with BROTLI");
         assertError("SELECT * FROM read_parquet('%s/one.parquet', hive_partitioning = true)", ErrorCode.SOURCE_ERROR,
                 "hive_partitioning is on, but the path of " + directory.resolve("one.parquet") + " has no key=value directory");
         assertError("SELECT * FROM read_parquet('%s/one.parquet', delim = ';')", ErrorCode.INVALID_ARGUMENT, "Unknown option 'delim' for parquet files");
@@ -200,16 +197,6 @@ class FileQueriesDuckDbTest {
     }
 
     private static ParquetScanExec scan(ExecutionPlan plan) {
-        List<ParquetScanExec> found = new ArrayList<>();
-        collect(plan, found);
-        assertThat(found).hasSize(1);
-        return found.get(0);
-    }
-
-    private static void collect(ExecutionPlan plan, List<ParquetScanExec> found) {
-        if (plan instanceof ParquetScanExec scan) {
-            found.add(scan);
-        }
-        plan.children().forEach(child -> collect(child, found));
+        return FileQueryChecks.onlyScan(plan, ParquetScanExec.class);
     }
 }

@@ -11,6 +11,8 @@ import dev.quiver.engine.source.arrow.ArrowScanExec;
 import dev.quiver.engine.source.csv.CsvFile;
 import dev.quiver.engine.source.csv.CsvFormat;
 import dev.quiver.engine.source.csv.CsvScanExec;
+import dev.quiver.engine.source.json.JsonFile;
+import dev.quiver.engine.source.json.JsonScanExec;
 import dev.quiver.engine.source.parquet.ParquetRowGroup;
 import dev.quiver.engine.source.parquet.ParquetScanExec;
 import java.nio.file.Path;
@@ -66,6 +68,18 @@ final class FileScanCodecs {
                             return new CsvScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
                                     partitions(c.required(in, "partitions"), FileScanCodecs::range, c), c.required(in, "bytesPerRow").doubleValue(),
                                     format(c.required(in, "format"), c));
+                        }),
+                PlanNodeCodec.of("JsonScanExec", JsonScanExec.class,
+                        (n, out, c) -> {
+                            common(out, n.tableName(), n.tableSchema(), n.projection(), c);
+                            out.put("bytesPerRow", n.bytesPerRow()).put("ignoreErrors", n.ignoreErrors());
+                            out.set("partitions", partitions(n.partitions(), FileScanCodecs::jsonFile, c));
+                        },
+                        (in, children, c) -> {
+                            OperatorCodecs.none(children, "JsonScanExec");
+                            return new JsonScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
+                                    partitions(c.required(in, "partitions"), FileScanCodecs::jsonFile, c), c.required(in, "bytesPerRow").doubleValue(),
+                                    c.required(in, "ignoreErrors").asBoolean());
                         }));
     }
 
@@ -149,6 +163,21 @@ final class FileScanCodecs {
         List<Object> partitionValues = new ArrayList<>();
         in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
         return new CsvFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"), partitionValues);
+    }
+
+    private static JsonNode jsonFile(JsonFile file, EncodeContext c) {
+        ObjectNode out = c.objectNode().put("file", file.path().toString()).put("bytes", file.bytes());
+        if (!file.partitionValues().isEmpty()) {
+            ArrayNode values = out.putArray("partitionValues");
+            file.partitionValues().forEach(value -> values.add(c.value(value)));
+        }
+        return out;
+    }
+
+    private static JsonFile jsonFile(JsonNode in, DecodeContext c) {
+        List<Object> partitionValues = new ArrayList<>();
+        in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
+        return new JsonFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "bytes"), partitionValues);
     }
 
     private static JsonNode format(CsvFormat format, EncodeContext c) {

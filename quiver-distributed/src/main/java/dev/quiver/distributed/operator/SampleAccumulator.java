@@ -41,7 +41,8 @@ final class SampleAccumulator {
         this.nulls = new long[columns];
         this.columnSketches = new KeySketch[columns];
         for (int i = 0; i < columns; i++) {
-            columnSketches[i] = new KeySketch(KeySketch.COLUMN_LG_K);
+            // the partition hash covers no nested type (lists, maps, structs): their distinct fraction stays unknown
+            columnSketches[i] = schema.getFields().get(i).getChildren().isEmpty() ? new KeySketch(KeySketch.COLUMN_LG_K) : null;
         }
     }
 

@@ -2,6 +2,10 @@ package dev.quiver.engine.batch;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -13,6 +17,9 @@ import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /**
  * Reads and writes single values of vectors as the Java values of
@@ -51,8 +58,40 @@ public final class VectorValues {
         if (vector instanceof TimeStampVector v) {
             return v.get(index);
         }
+        if (vector instanceof ListVector list) {
+            return nested(list, index);
+        }
+        if (vector instanceof StructVector struct) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            for (String name : struct.getChildFieldNames()) {
+                fields.put(name, get(struct.getChild(name), index));
+            }
+            return fields;
+        }
         Object value = vector.getObject(index);
         return value instanceof org.apache.arrow.vector.util.Text text ? text.toString() : value;
+    }
+
+    /** A list as a {@code List}, a map as a {@code Map} in entry order; their elements as {@link #get} gives them. */
+    private static Object nested(ListVector list, int index) {
+        int start = list.getOffsetBuffer().getInt((long) index * ListVector.OFFSET_WIDTH);
+        int end = list.getOffsetBuffer().getInt((long) (index + 1) * ListVector.OFFSET_WIDTH);
+        FieldVector data = list.getDataVector();
+        if (list instanceof MapVector) {
+            StructVector entries = (StructVector) data;
+            ValueVector keys = entries.getChildByOrdinal(0);
+            ValueVector values = entries.getChildByOrdinal(1);
+            Map<Object, Object> map = new LinkedHashMap<>();
+            for (int i = start; i < end; i++) {
+                map.put(get(keys, i), get(values, i));
+            }
+            return map;
+        }
+        List<Object> elements = new ArrayList<>(end - start);
+        for (int i = start; i < end; i++) {
+            elements.add(get(data, i));
+        }
+        return elements;
     }
 
     /** Sets the value at {@code index} (null for SQL NULL), growing the vector if needed. */

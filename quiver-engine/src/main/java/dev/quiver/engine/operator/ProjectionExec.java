@@ -10,6 +10,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.types.QuiverTypes;
@@ -18,6 +19,7 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
@@ -37,9 +39,20 @@ public final class ProjectionExec extends AbstractExecutionPlan {
         }
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < exprs.size(); i++) {
-            fields.add(QuiverTypes.field(names.get(i), exprs.get(i).type(), exprs.get(i).nullable()));
+            fields.add(field(names.get(i), exprs.get(i), input.schema()));
         }
         this.schema = new Schema(fields);
+    }
+
+    /** The output field of an expression; a column keeps its input field's children (a list's element, a struct's fields). */
+    private static Field field(String name, PhysicalExpr expr, Schema inputSchema) {
+        if (expr instanceof ColumnExpr column && column.index() < inputSchema.getFields().size()) {
+            Field input = inputSchema.getFields().get(column.index());
+            if (!input.getChildren().isEmpty()) {
+                return new Field(name, new FieldType(expr.nullable(), input.getType(), null), input.getChildren());
+            }
+        }
+        return QuiverTypes.field(name, expr.type(), expr.nullable());
     }
 
     public List<PhysicalExpr> exprs() {

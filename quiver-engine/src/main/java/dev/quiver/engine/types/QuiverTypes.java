@@ -52,6 +52,37 @@ public final class QuiverTypes {
         return new Field(name, new FieldType(nullable, type, null), null);
     }
 
+    /** The name of a LIST column's element field, as Parquet's list layout names it. */
+    public static final String LIST_ELEMENT = "element";
+    /** The names of a MAP column's entry struct and its key and value fields, as Arrow names them. */
+    public static final String MAP_ENTRIES = "entries";
+    public static final String MAP_KEY = "key";
+    public static final String MAP_VALUE = "value";
+
+    /** A LIST column of {@code element} values (renamed {@value #LIST_ELEMENT}). */
+    public static Field list(String name, Field element, boolean nullable) {
+        return new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null), java.util.List.of(renamed(element, LIST_ELEMENT)));
+    }
+
+    /** A STRUCT column of the given fields. */
+    public static Field struct(String name, java.util.List<Field> children, boolean nullable) {
+        return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), children);
+    }
+
+    /** A MAP column from {@code key} (never NULL) to {@code value}. */
+    public static Field map(String name, Field key, Field value, boolean nullable) {
+        Field entries = struct(MAP_ENTRIES, java.util.List.of(renamed(key, MAP_KEY, false), renamed(value, MAP_VALUE)), false);
+        return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null), java.util.List.of(entries));
+    }
+
+    private static Field renamed(Field field, String name) {
+        return renamed(field, name, field.isNullable());
+    }
+
+    private static Field renamed(Field field, String name, boolean nullable) {
+        return new Field(name, new FieldType(nullable, field.getType(), field.getDictionary(), field.getMetadata()), field.getChildren());
+    }
+
     public static boolean isDecimal(ArrowType type) {
         return type instanceof ArrowType.Decimal;
     }
@@ -142,6 +173,35 @@ public final class QuiverTypes {
         if (type instanceof ArrowType.Null) {
             return "NULL";
         }
+        if (type instanceof ArrowType.Map) {
+            return "MAP";
+        }
+        if (type instanceof ArrowType.List) {
+            return "LIST";
+        }
+        if (type instanceof ArrowType.Struct) {
+            return "STRUCT";
+        }
         return type.toString();
+    }
+
+    /**
+     * A field's type as DuckDB spells it, nested types with their parts: {@code INTEGER[]},
+     * {@code MAP(VARCHAR, BIGINT)}, {@code STRUCT(x DOUBLE, tags VARCHAR[])}.
+     */
+    public static String sqlName(Field field) {
+        ArrowType type = field.getType();
+        java.util.List<Field> children = field.getChildren();
+        if (type instanceof ArrowType.Map && children.size() == 1 && children.get(0).getChildren().size() == 2) {
+            java.util.List<Field> entry = children.get(0).getChildren();
+            return "MAP(" + sqlName(entry.get(0)) + ", " + sqlName(entry.get(1)) + ")";
+        }
+        if (type instanceof ArrowType.List && children.size() == 1) {
+            return sqlName(children.get(0)) + "[]";
+        }
+        if (type instanceof ArrowType.Struct) {
+            return "STRUCT(" + String.join(", ", children.stream().map(child -> child.getName() + " " + sqlName(child)).toList()) + ")";
+        }
+        return sqlName(type);
     }
 }

@@ -29,13 +29,39 @@ public final class ArrowToCalciteTypes {
     }
 
     private static RelDataType sqlType(RelDataTypeFactory typeFactory, String tableName, Field field) {
-        RelDataType type = sqlType(typeFactory, field.getType());
+        RelDataType type = field.getChildren().isEmpty() ? sqlType(typeFactory, field.getType()) : nestedType(typeFactory, tableName, field);
         if (type == null) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, String.format(
                     "Column '%s' of table '%s' has type %s, which SQL queries do not support",
                     field.getName(), tableName, QuiverTypes.sqlName(field.getType())));
         }
         return type;
+    }
+
+    /**
+     * The SQL type of a list (ARRAY) or map (MAP) field, its elements' nullability kept, or of a
+     * struct (ANY, see below). Queries can select such columns (and filter, sort, join on the
+     * others); functions on them are not there yet.
+     */
+    private static RelDataType nestedType(RelDataTypeFactory typeFactory, String tableName, Field field) {
+        ArrowType type = field.getType();
+        if (type instanceof ArrowType.Map) {
+            List<Field> entry = field.getChildren().get(0).getChildren();
+            return typeFactory.createMapType(nullable(typeFactory, tableName, entry.get(0)), nullable(typeFactory, tableName, entry.get(1)));
+        }
+        if (type instanceof ArrowType.List) {
+            return typeFactory.createArrayType(nullable(typeFactory, tableName, field.getChildren().get(0)), -1);
+        }
+        if (type instanceof ArrowType.Struct) {
+            // not a ROW: Calcite's planner flattens ROW columns into their fields, and a struct column
+            // is to come back as one value; an opaque type passes it through (selected, not compared)
+            return typeFactory.createSqlType(SqlTypeName.ANY);
+        }
+        return null;
+    }
+
+    private static RelDataType nullable(RelDataTypeFactory typeFactory, String tableName, Field field) {
+        return typeFactory.createTypeWithNullability(sqlType(typeFactory, tableName, field), field.isNullable());
     }
 
     /** The SQL type (NOT NULL) of an Arrow type, or null when SQL has none for it. */

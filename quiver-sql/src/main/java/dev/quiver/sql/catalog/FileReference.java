@@ -10,6 +10,7 @@ import dev.quiver.engine.source.files.FileFormat;
 import dev.quiver.engine.source.files.FileListing;
 import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
+import dev.quiver.engine.source.json.JsonTable;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
@@ -34,10 +35,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param name the text, which is also the table's name in plans
  * @param locations the paths or patterns
  * @param format the format, when the function or the extension says
- * @param columns the columns given with {@code columns = {...}} (CSV)
+ * @param json whether the files are JSON Lines ({@code read_json}, or a {@code .json}/{@code .jsonl}/{@code .ndjson} path)
+ * @param columns the columns given with {@code columns = {...}} (CSV, JSON)
  * @param options the other named arguments
  */
-public record FileReference(String name, List<String> locations, Optional<FileFormat> format, Optional<Schema> columns, Map<String, Object> options) {
+public record FileReference(String name, List<String> locations, Optional<FileFormat> format, boolean json, Optional<Schema> columns,
+        Map<String, Object> options) {
     private static final Pattern CALL = Pattern.compile("(?is)\\s*([a-z_]+)\\s*\\((.*)\\)\\s*");
     private static final Map<String, FileFormat> FUNCTIONS = Map.of(
             "read_parquet", FileFormat.PARQUET, "parquet_scan", FileFormat.PARQUET,
@@ -64,17 +67,19 @@ public record FileReference(String name, List<String> locations, Optional<FileFo
         if (call.matches()) {
             String function = call.group(1).toLowerCase(Locale.ROOT);
             if (JSON_FUNCTIONS.contains(function)) {
-                throw new QuiverException(ErrorCode.NOT_SUPPORTED, function + ": Quiver does not read JSON files yet; "
-                        + "read_parquet and read_csv read files");
+                return Optional.of(call(name, function, Optional.empty(), call.group(2)));
             }
             FileFormat format = FUNCTIONS.get(function);
             if (format != null) {
-                return Optional.of(call(name, function, format, call.group(2)));
+                return Optional.of(call(name, function, Optional.of(format), call.group(2)));
             }
             return Optional.empty();
         }
+        if (JsonTable.EXTENSIONS.contains(DataFiles.extension(name))) {
+            return Optional.of(new FileReference(name, List.of(name), Optional.empty(), true, Optional.empty(), Map.of()));
+        }
         if (looksLikePath(name)) {
-            return Optional.of(new FileReference(name, List.of(name), Optional.empty(), Optional.empty(), Map.of()));
+            return Optional.of(new FileReference(name, List.of(name), Optional.empty(), false, Optional.empty(), Map.of()));
         }
         return Optional.empty();
     }
@@ -92,11 +97,12 @@ public record FileReference(String name, List<String> locations, Optional<FileFo
         return false;
     }
 
-    private static FileReference call(String name, String function, FileFormat format, String argumentText) {
+    /** A reading function's call; {@code format} empty for {@code read_json}. */
+    private static FileReference call(String name, String function, Optional<FileFormat> format, String argumentText) {
         List<FunctionArguments.Argument> arguments = FunctionArguments.parse(function, argumentText);
         if (arguments.isEmpty() || arguments.get(0).name() != null) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, function + " needs the file as its first argument: "
-                    + function + "('data/*." + format.name().toLowerCase(Locale.ROOT) + "')");
+                    + function + "('data/*." + format.map(f -> f.name().toLowerCase(Locale.ROOT)).orElse("jsonl") + "')");
         }
         List<String> locations = locations(function, arguments.get(0).value());
         Map<String, Object> options = new LinkedHashMap<>();
@@ -107,13 +113,13 @@ public record FileReference(String name, List<String> locations, Optional<FileFo
                         + "e.g. " + function + "('f', header = true)");
             }
             String option = argument.name().toLowerCase(Locale.ROOT);
-            if (option.equals("columns") && format == FileFormat.CSV) {
+            if (option.equals("columns") && !format.equals(Optional.of(FileFormat.PARQUET))) {
                 columns = Optional.of(columns(function, argument.value()));
             } else if (options.put(option, argument.value()) != null) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, function + ": option " + option + " is given twice");
             }
         }
-        return new FileReference(name, locations, Optional.of(format), columns, options);
+        return new FileReference(name, locations, format, format.isEmpty(), columns, options);
     }
 
     private static List<String> locations(String function, Object value) {
@@ -140,6 +146,9 @@ public record FileReference(String name, List<String> locations, Optional<FileFo
 
     /** Opens the files as a table named {@link #name}. */
     public TableSource open() {
+        if (json) {
+            return JsonTable.open(name, locations, columns, new FileOptions(options));
+        }
         return FileTables.open(name, locations, format, columns, new FileOptions(options));
     }
 }

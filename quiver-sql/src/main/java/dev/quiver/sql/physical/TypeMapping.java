@@ -30,12 +30,23 @@ public final class TypeMapping {
             case DATE -> QuiverTypes.DATE32;
             case TIMESTAMP -> QuiverTypes.TIMESTAMP;
             case NULL -> QuiverTypes.NULL;
+            // a nested column passes through plans as it is; its children live in its Field (see field)
+            case ARRAY, MULTISET -> ArrowType.List.INSTANCE;
+            case MAP -> new ArrowType.Map(false);
+            // a struct column is ANY to Calcite (ArrowToCalciteTypes), which would flatten a ROW
+            case ROW, ANY -> ArrowType.Struct.INSTANCE;
             default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The SQL type " + type.getFullTypeString() + " is not supported");
         };
     }
 
     public static Field field(String name, RelDataType type) {
-        return QuiverTypes.field(name, toArrow(type), type.isNullable());
+        return switch (type.getSqlTypeName()) {
+            case ARRAY, MULTISET -> QuiverTypes.list(name, field(QuiverTypes.LIST_ELEMENT, type.getComponentType()), type.isNullable());
+            case MAP -> QuiverTypes.map(name, field(QuiverTypes.MAP_KEY, type.getKeyType()), field(QuiverTypes.MAP_VALUE, type.getValueType()),
+                    type.isNullable());
+            case ROW -> QuiverTypes.struct(name, type.getFieldList().stream().map(f -> field(f.getName(), f.getType())).toList(), type.isNullable());
+            default -> QuiverTypes.field(name, toArrow(type), type.isNullable());
+        };
     }
 
     /** A schema with the fields of {@code rowType} (its own field names). */

@@ -39,13 +39,18 @@ final class FileReferenceTokens {
     private final Deque<Token> pending = new ArrayDeque<>();
     /** Per parenthesis depth, whether the clause being read there is a FROM clause. */
     private final Deque<Boolean> inFrom = new ArrayDeque<>();
+    /** Per parenthesis depth, whether a SELECT started there: only then is a FROM a clause (not TRIM(x FROM s), IS DISTINCT FROM). */
+    private final Deque<Boolean> inSelect = new ArrayDeque<>();
     private int previousKind = -1;
+    /** Whether the previous token was a FROM that starts a FROM clause. */
+    private boolean clauseFrom;
     private boolean first = true;
 
     /** @param source the tokens as Calcite's token manager makes them */
     FileReferenceTokens(Supplier<Token> source) {
         this.source = requireNonNull(source, "source is null");
         inFrom.push(false);
+        inSelect.push(false);
     }
 
     Token next() {
@@ -72,7 +77,7 @@ final class FileReferenceTokens {
     }
 
     private boolean isTablePosition() {
-        return previousKind == SqlBabelParserImplConstants.FROM || previousKind == SqlBabelParserImplConstants.JOIN
+        return clauseFrom || previousKind == SqlBabelParserImplConstants.JOIN
                 || previousKind == SqlBabelParserImplConstants.COMMA && Boolean.TRUE.equals(inFrom.peek());
     }
 
@@ -110,15 +115,26 @@ final class FileReferenceTokens {
     }
 
     private void track(Token token) {
+        clauseFrom = token.kind == SqlBabelParserImplConstants.FROM && Boolean.TRUE.equals(inSelect.peek())
+                && previousKind != SqlBabelParserImplConstants.DISTINCT;
         switch (token.kind) {
-            case SqlBabelParserImplConstants.LPAREN -> inFrom.push(false);
+            case SqlBabelParserImplConstants.LPAREN -> {
+                inFrom.push(false);
+                inSelect.push(false);
+            }
             case SqlBabelParserImplConstants.RPAREN -> {
                 if (inFrom.size() > 1) {
                     inFrom.pop();
+                    inSelect.pop();
                 }
             }
-            case SqlBabelParserImplConstants.FROM -> setInFrom(true);
-            case SqlBabelParserImplConstants.SELECT, SqlBabelParserImplConstants.WHERE, SqlBabelParserImplConstants.GROUP,
+            case SqlBabelParserImplConstants.FROM -> setInFrom(clauseFrom);
+            case SqlBabelParserImplConstants.SELECT -> {
+                setInFrom(false);
+                inSelect.pop();
+                inSelect.push(true);
+            }
+            case SqlBabelParserImplConstants.WHERE, SqlBabelParserImplConstants.GROUP,
                     SqlBabelParserImplConstants.HAVING, SqlBabelParserImplConstants.ORDER, SqlBabelParserImplConstants.LIMIT,
                     SqlBabelParserImplConstants.OFFSET, SqlBabelParserImplConstants.FETCH, SqlBabelParserImplConstants.WINDOW,
                     SqlBabelParserImplConstants.QUALIFY, SqlBabelParserImplConstants.UNION, SqlBabelParserImplConstants.EXCEPT,

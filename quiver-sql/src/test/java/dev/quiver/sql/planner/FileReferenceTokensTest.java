@@ -28,6 +28,15 @@ class FileReferenceTokensTest {
     }
 
     @Test
+    void aFromThatStartsNoClauseKeepsItsString() throws Exception {
+        assertThat(parse("SELECT TRIM(LEADING 'x' FROM 'xxa'), a IS DISTINCT FROM 'b', SUBSTRING('abc' FROM 2) FROM 'x.parquet'"))
+                .isEqualTo("SELECT TRIM(LEADING 'x' FROM 'xxa'), `a` IS DISTINCT FROM 'b', SUBSTRING('abc', 2) FROM `x.parquet`");
+        assertThat(parse("SELECT * FROM t WHERE a IS NOT DISTINCT FROM 'q'")).endsWith("IS NOT DISTINCT FROM 'q'");
+        assertThat(parse("SELECT * FROM (SELECT * FROM 'a.csv') AS s, 'b.csv' AS t")).isEqualTo(
+                "SELECT * FROM (SELECT * FROM `a.csv`) AS `s`, `b.csv` AS `t`");
+    }
+
+    @Test
     void aReadingFunctionsCallInFromIsOneName() throws Exception {
         assertThat(parse("SELECT * FROM read_csv('a.csv', delim = ';', columns = {'a': 'INTEGER'}) AS t"))
                 .isEqualTo("SELECT * FROM `read_csv('a.csv', delim = ';', columns = {'a': 'INTEGER'})` AS `t`");

@@ -33,6 +33,8 @@ final class CsvRowReader implements AutoCloseable {
     private final InputStream input;
     private final Path file;
     private final CsvFormat format;
+    /** The default NULL strings (only the empty field): checked without going through the format. */
+    private final boolean emptyIsTheOnlyNull;
     private final byte delimiter;
     private final byte quote;
     private final byte escape;
@@ -72,6 +74,7 @@ final class CsvRowReader implements AutoCloseable {
         this.input = requireNonNull(input, "input is null");
         this.file = requireNonNull(file, "file is null");
         this.format = requireNonNull(format, "format is null");
+        this.emptyIsTheOnlyNull = format.nullStrings().equals(List.of(""));
         this.delimiter = ascii(format.delimiter(), "delimiter");
         this.quote = ascii(format.quote(), "quote");
         this.escape = ascii(format.escape(), "escape");
@@ -394,7 +397,10 @@ final class CsvRowReader implements AutoCloseable {
 
     /** Whether field {@code i} is NULL: unquoted and one of the format's NULL strings. */
     boolean isNull(int field) {
-        return !quoted[field] && format.isNull(buffer, starts[field], ends[field]);
+        if (quoted[field]) {
+            return false;
+        }
+        return emptyIsTheOnlyNull ? starts[field] == ends[field] : format.isNull(buffer, starts[field], ends[field]);
     }
 
     CsvFormat format() {

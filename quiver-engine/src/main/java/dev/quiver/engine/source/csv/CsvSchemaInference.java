@@ -1,9 +1,7 @@
 package dev.quiver.engine.source.csv;
 
+import dev.quiver.engine.source.files.TextValues;
 import dev.quiver.engine.types.QuiverTypes;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,8 +27,6 @@ final class CsvSchemaInference {
     private static final Pattern LONG_INTEGER = Pattern.compile("[-+]?\\d{1,38}");
     private static final Pattern LEADING_ZERO = Pattern.compile("[-+]?0\\d.*");
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d*)\\.(\\d+)");
-    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?");
     private static final int DECIMAL_PRECISION = 18;
 
     private CsvSchemaInference() {}
@@ -79,54 +75,21 @@ final class CsvSchemaInference {
             return true;
         }
         if (type instanceof ArrowType.Int) {
-            return LONG_INTEGER.matcher(value).matches() && fitsLong(value);
+            return LONG_INTEGER.matcher(value).matches() && TextValues.fitsLong(value);
         }
         if (type instanceof ArrowType.Decimal || type instanceof ArrowType.FloatingPoint) {
             return isDouble(value);
         }
         if (type instanceof ArrowType.Date) {
-            return isDate(value);
+            return TextValues.isDate(value);
         }
         if (type instanceof ArrowType.Timestamp) {
-            return isTimestamp(value);
+            return TextValues.isTimestamp(value);
         }
         if (type instanceof ArrowType.Bool) {
             return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
         }
         return false;
-    }
-
-    private static boolean fitsLong(String value) {
-        try {
-            Long.parseLong(value);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    private static boolean isDate(String value) {
-        if (!DATE.matcher(value).matches()) {
-            return false;
-        }
-        try {
-            LocalDate.parse(value);
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
-    }
-
-    private static boolean isTimestamp(String value) {
-        if (!TIMESTAMP.matcher(value).matches()) {
-            return false;
-        }
-        try {
-            LocalDateTime.parse(value.replace(' ', 'T'));
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
     }
 
     private static ArrowType type(List<String> values) {
@@ -138,7 +101,7 @@ final class CsvSchemaInference {
             return temporalOrText(present);
         }
         if (present.stream().allMatch(v -> LONG_INTEGER.matcher(v).matches())) {
-            if (present.stream().allMatch(CsvSchemaInference::fitsLong)) {
+            if (present.stream().allMatch(TextValues::fitsLong)) {
                 return QuiverTypes.INT64;
             }
             return QuiverTypes.decimal(QuiverTypes.MAX_DECIMAL_PRECISION, 0);
@@ -154,10 +117,10 @@ final class CsvSchemaInference {
     }
 
     private static ArrowType temporalOrText(List<String> present) {
-        if (present.stream().allMatch(CsvSchemaInference::isDate)) {
+        if (present.stream().allMatch(TextValues::isDate)) {
             return QuiverTypes.DATE32;
         }
-        if (present.stream().allMatch(CsvSchemaInference::isTimestamp)) {
+        if (present.stream().allMatch(TextValues::isTimestamp)) {
             return QuiverTypes.TIMESTAMP;
         }
         if (present.stream().allMatch(v -> v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false"))) {

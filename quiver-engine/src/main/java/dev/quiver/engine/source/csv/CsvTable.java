@@ -204,27 +204,12 @@ public final class CsvTable implements TableSource {
     public ExecutionPlan scan(ScanRequest request) {
         List<Integer> projection = request.projection()
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
-        List<CsvFile> kept = files.stream().filter(file -> !partitionRuledOut(request, file)).toList();
+        List<CsvFile> kept = files.stream()
+                .filter(file -> !StatisticsPruner.canSkipPartition(request.filters(), fileColumns, file.partitionValues())).toList();
         List<List<CsvFile>> partitions = SplitAssigner.assign(kept, CsvFile::bytes, request.targetPartitions());
         return new CsvScanExec(name, schema, projection, partitions, bytesPerRow, format);
     }
 
-    /** Whether the filters rule out the file's Hive partition, judged from its values alone. */
-    private boolean partitionRuledOut(ScanRequest request, CsvFile file) {
-        if (partitioning.columns().isEmpty() || request.filters().isEmpty()) {
-            return false;
-        }
-        List<ColumnStatistics> columns = new ArrayList<>(schema.getFields().size());
-        for (int c = 0; c < fileColumns; c++) {
-            columns.add(ColumnStatistics.unknown());
-        }
-        for (Object value : file.partitionValues()) {
-            columns.add(value == null
-                    ? new ColumnStatistics(Estimate.exact(1), Estimate.exact(0), Optional.empty(), Optional.empty(), true)
-                    : new ColumnStatistics(Estimate.exact(0), Estimate.exact(1), Optional.of(value), Optional.of(value), true));
-        }
-        return StatisticsPruner.canSkip(request.filters(), columns, 1);
-    }
 
     @Override
     public String toString() {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -44,8 +43,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 public final class HivePartitions {
     public static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
     private static final Pattern BIGINT = Pattern.compile("-?(0|[1-9]\\d{0,18})");
-    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?");
 
     /** Whether a table reads its files' paths for partition columns. */
     public enum Mode {
@@ -185,48 +182,21 @@ public final class HivePartitions {
         if (present.isEmpty()) {
             return QuiverTypes.UTF8;
         }
-        if (present.stream().allMatch(HivePartitions::isDate)) {
+        if (present.stream().allMatch(TextValues::isDate)) {
             return QuiverTypes.DATE32;
         }
-        if (present.stream().allMatch(v -> BIGINT.matcher(v).matches() && !v.equals("-0") && fitsLong(v))) {
+        if (present.stream().allMatch(v -> BIGINT.matcher(v).matches() && !v.equals("-0") && TextValues.fitsLong(v))) {
             return QuiverTypes.INT64;
         }
-        if (present.stream().allMatch(HivePartitions::isTimestamp)) {
+        if (present.stream().allMatch(HivePartitions::isSpaceTimestamp)) {
             return QuiverTypes.TIMESTAMP;
         }
         return QuiverTypes.UTF8;
     }
 
-    private static boolean fitsLong(String value) {
-        try {
-            Long.parseLong(value);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    private static boolean isDate(String value) {
-        if (!DATE.matcher(value).matches()) {
-            return false;
-        }
-        try {
-            return LocalDate.parse(value).toString().equals(value);
-        } catch (DateTimeParseException e) {
-            return false;
-        }
-    }
-
-    private static boolean isTimestamp(String value) {
-        if (!TIMESTAMP.matcher(value).matches()) {
-            return false;
-        }
-        try {
-            LocalDateTime.parse(value.replace(' ', 'T'));
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
+    /** A timestamp as BIGINT's sibling types spell it in a path: with a space, not a {@code T}. */
+    private static boolean isSpaceTimestamp(String value) {
+        return value.indexOf('T') < 0 && TextValues.isTimestamp(value);
     }
 
     private static Object value(String text, ArrowType type) {

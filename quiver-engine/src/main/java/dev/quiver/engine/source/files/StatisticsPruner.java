@@ -9,6 +9,8 @@ import dev.quiver.engine.expr.IsNullExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.stats.ColumnStatistics;
+import dev.quiver.engine.stats.Estimate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -35,6 +37,28 @@ public final class StatisticsPruner {
             }
         }
         return false;
+    }
+
+    /**
+     * True when {@code filters} rule out every row of a file of a Hive partition, judged from the
+     * partition's values alone ({@code partitionValues}, the table's last columns after
+     * {@code fileColumns} columns whose statistics are unknown). Files so ruled out are never opened.
+     */
+    public static boolean canSkipPartition(List<PhysicalExpr> filters, int fileColumns, List<Object> partitionValues) {
+        if (filters.isEmpty() || partitionValues.isEmpty()) {
+            return false;
+        }
+        List<ColumnStatistics> columns = new ArrayList<>(fileColumns + partitionValues.size());
+        for (int c = 0; c < fileColumns; c++) {
+            columns.add(ColumnStatistics.unknown());
+        }
+        // one "row" standing for the file: its values are known, the file's row count is not
+        for (Object value : partitionValues) {
+            columns.add(value == null
+                    ? new ColumnStatistics(Estimate.exact(1), Estimate.exact(0), Optional.empty(), Optional.empty(), true)
+                    : new ColumnStatistics(Estimate.exact(0), Estimate.exact(1), Optional.of(value), Optional.of(value), true));
+        }
+        return canSkip(filters, columns, 1);
     }
 
     /** What the pruner knows of a part: statistics by table column and the row count. */

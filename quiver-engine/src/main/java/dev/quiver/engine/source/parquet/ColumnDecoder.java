@@ -1,5 +1,6 @@
 package dev.quiver.engine.source.parquet;
 
+import dev.quiver.engine.batch.VectorValues;
 import dev.quiver.engine.source.parquet.ParquetColumn.ValueKind;
 import java.nio.ByteBuffer;
 import org.apache.arrow.vector.BigIntVector;
@@ -13,6 +14,7 @@ import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Decodes the next {@code count} values of a Parquet column reader into an Arrow vector. The
@@ -35,8 +37,36 @@ final class ColumnDecoder {
             case DECIMAL_BYTES -> decodeDecimalBytes((DecimalVector) vector, reader, maxDefinition, count);
             case STRING -> decodeString((VarCharVector) vector, reader, maxDefinition, count);
             case TIMESTAMP_MILLIS, TIMESTAMP_MICROS, TIMESTAMP_NANOS -> decodeTimestamp((TimeStampVector) vector, reader, maxDefinition, count, kind);
+            default -> decodeConverted(kind, vector, reader, maxDefinition, count);
         }
         vector.setValueCount(count);
+    }
+
+    /** The kinds Quiver has no type for (unsigned 64-bit, wide decimals, INT96, times, UUIDs, blobs): one value at a time. */
+    private static void decodeConverted(ValueKind kind, FieldVector vector, ColumnReader reader, int maxDefinition, int count) {
+        PrimitiveType type = reader.getDescriptor().getPrimitiveType();
+        vector.setInitialCapacity(count);
+        vector.allocateNew();
+        for (int i = 0; i < count; i++) {
+            if (reader.getCurrentDefinitionLevel() == maxDefinition) {
+                VectorValues.set(vector, i, ParquetValues.convert(kind, type, raw(reader, type)));
+            } else {
+                VectorValues.setNull(vector, i);
+            }
+            reader.consume();
+        }
+    }
+
+    /** The current value as its physical Java type. */
+    static Object raw(ColumnReader reader, PrimitiveType type) {
+        return switch (type.getPrimitiveTypeName()) {
+            case BOOLEAN -> reader.getBoolean();
+            case INT32 -> reader.getInteger();
+            case INT64 -> reader.getLong();
+            case FLOAT -> reader.getFloat();
+            case DOUBLE -> reader.getDouble();
+            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> reader.getBinary();
+        };
     }
 
     private static void decodeLong(BigIntVector vector, ColumnReader reader, int maxDefinition, int count) {

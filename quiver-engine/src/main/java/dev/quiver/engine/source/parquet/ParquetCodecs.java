@@ -17,8 +17,10 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Page compression codecs without Hadoop: parquet-java's own {@code CodecFactory} goes through
- * Hadoop's codec classes. Reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW; writes the same.
- * Stateless, so one instance serves every thread.
+ * Hadoop's codec classes. Reads and writes UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW and the
+ * deprecated LZ4: Hadoop's framing of LZ4 blocks (a big-endian uncompressed length, then
+ * length-prefixed blocks), or, as some writers produced under that name, one raw LZ4 block — tried
+ * when the framing does not add up, as Arrow C++ does. Stateless, so one instance serves every thread.
  */
 final class ParquetCodecs implements CompressionCodecFactory {
     static final ParquetCodecs INSTANCE = new ParquetCodecs();
@@ -40,13 +42,13 @@ final class ParquetCodecs implements CompressionCodecFactory {
 
     static boolean supports(CompressionCodecName codec) {
         return switch (codec) {
-            case UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW -> true;
+            case UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, LZ4 -> true;
             default -> false;
         };
     }
 
     private static IOException unsupported(CompressionCodecName codec) {
-        return new IOException("compression codec " + codec + " is not supported (supported: UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW)");
+        return new IOException("compression codec " + codec + " is not supported (supported: UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, LZ4)");
     }
 
     private record Compressor(CompressionCodecName codec) implements BytesInputCompressor {
@@ -59,6 +61,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
                 case ZSTD -> BytesInput.from(Zstd.compress(bytes, 3));
                 case GZIP -> BytesInput.from(gzip(bytes));
                 case LZ4_RAW -> BytesInput.from(lz4(bytes));
+                case LZ4 -> BytesInput.from(hadoopLz4(bytes));
                 default -> throw unsupported(codec);
             };
         }
@@ -76,6 +79,12 @@ final class ParquetCodecs implements CompressionCodecFactory {
             byte[] out = new byte[compressor.maxCompressedLength(bytes.length)];
             int length = compressor.compress(bytes, 0, bytes.length, out, 0, out.length);
             return Arrays.copyOf(out, length);
+        }
+
+        /** Hadoop's block framing around one LZ4 block: uncompressed length, compressed length, the block. */
+        private static byte[] hadoopLz4(byte[] bytes) {
+            byte[] block = lz4(bytes);
+            return ByteBuffer.allocate(8 + block.length).putInt(bytes.length).putInt(block.length).put(block).array();
         }
 
         @Override
@@ -132,11 +141,49 @@ final class ParquetCodecs implements CompressionCodecFactory {
                 }
                 case GZIP -> written = gunzip(in, offset, length, out);
                 case LZ4_RAW -> written = new Lz4Decompressor().decompress(in, offset, length, out, 0, out.length);
+                case LZ4 -> written = hadoopLz4(in, offset, length, out);
                 default -> throw unsupported(codec);
             }
             if (written != out.length) {
                 throw new IOException(codec + " page decompressed to " + written + " bytes; the page header says " + out.length);
             }
+        }
+
+        /** Hadoop-framed LZ4, or one raw block when the frames do not add up to the page. */
+        private static int hadoopLz4(byte[] in, int offset, int length, byte[] out) throws IOException {
+            try {
+                int written = hadoopFrames(in, offset, length, out);
+                if (written == out.length) {
+                    return written;
+                }
+            } catch (RuntimeException e) {
+                // not Hadoop's framing: a raw block below
+            }
+            return new Lz4Decompressor().decompress(in, offset, length, out, 0, out.length);
+        }
+
+        private static int hadoopFrames(byte[] in, int offset, int length, byte[] out) {
+            ByteBuffer frames = ByteBuffer.wrap(in, offset, length);
+            int written = 0;
+            while (frames.remaining() >= 8) {
+                int expected = frames.getInt();
+                int end = written + expected;
+                if (expected < 0 || end > out.length) {
+                    throw new IllegalStateException("not a Hadoop LZ4 frame");
+                }
+                while (written < end) {
+                    int blockLength = frames.getInt();
+                    if (blockLength < 0 || blockLength > frames.remaining()) {
+                        throw new IllegalStateException("not a Hadoop LZ4 block");
+                    }
+                    written += new Lz4Decompressor().decompress(in, frames.position(), blockLength, out, written, end - written);
+                    frames.position(frames.position() + blockLength);
+                }
+            }
+            if (frames.hasRemaining()) {
+                throw new IllegalStateException("bytes after the last Hadoop LZ4 frame");
+            }
+            return written;
         }
 
         private static int gunzip(byte[] in, int offset, int length, byte[] out) throws IOException {

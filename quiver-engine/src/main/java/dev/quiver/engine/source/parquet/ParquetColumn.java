@@ -61,6 +61,8 @@ record ParquetColumn(Field field, Type type, List<ColumnDescriptor> leaves, Valu
         /** An unsigned 32-bit or smaller integer, widened to BIGINT. */
         UINT32,
         INT64,
+        /** An unsigned 64-bit integer, read as DECIMAL(20,0). */
+        UINT64,
         FLOAT,
         DOUBLE,
         DATE,
@@ -68,10 +70,22 @@ record ParquetColumn(Field field, Type type, List<ColumnDescriptor> leaves, Valu
         DECIMAL_INT64,
         /** A decimal stored as big-endian two's complement bytes (BINARY or FIXED_LEN_BYTE_ARRAY). */
         DECIMAL_BYTES,
+        /** A decimal wider than DECIMAL(38), read as DOUBLE. */
+        DECIMAL_WIDE,
         STRING,
         TIMESTAMP_MILLIS,
         TIMESTAMP_MICROS,
         TIMESTAMP_NANOS,
+        /** Impala's and old Spark's 12-byte timestamps: nanoseconds of the day, then the Julian day. */
+        INT96,
+        /** Times of day, read as text. */
+        TIME_MILLIS,
+        TIME_MICROS,
+        TIME_NANOS,
+        /** A 16-byte UUID, read as its canonical text. */
+        UUID,
+        /** Bytes with no text meaning, read as DuckDB shows a BLOB. */
+        BLOB,
         /** A group (LIST, MAP or STRUCT), read as Arrow list, map or struct values. */
         NESTED
     }

@@ -51,7 +51,21 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
         }
         List<ParquetColumn> columns = ParquetSchemas.columns(footer.getFileMetaData().getSchema(), file.toString());
         List<BlockMetaData> blocks = footer.getBlocks();
+        checkCodecs(file, blocks);
         return new ParquetFooter(file, columns, blocks, ParquetDictionaries.sizes(file, blocks, columns));
+    }
+
+    /** A codec Quiver cannot decompress fails the opening, naming it, rather than the scan with "could not decompress page". */
+    private static void checkCodecs(Path file, List<BlockMetaData> blocks) {
+        for (BlockMetaData block : blocks) {
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                if (!ParquetCodecs.supports(chunk.getCodec())) {
+                    throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Parquet file " + file + ": column " + chunk.getPath().toDotString()
+                            + " is compressed with " + chunk.getCodec() + ", which Quiver does not read (it reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD, "
+                            + "LZ4_RAW and LZ4)");
+                }
+            }
+        }
     }
 
     /** The file's columns as a schema. */
@@ -91,8 +105,8 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
                     continue;
                 }
                 ParquetColumn column = columns.get(own);
-                ColumnChunkMetaData chunk = chunk(block, column);
-                stats.add(column.isNested() || chunk == null ? ColumnStatistics.unknown()
+                ColumnChunkMetaData chunk = column.isNested() ? null : chunk(block, column);
+                stats.add(chunk == null ? ColumnStatistics.unknown()
                         : ParquetStatistics.of(chunk.getStatistics(), column, rows, dictionaries.get(index)[own]));
                 bytes[c] = chunkBytes(block, column);
             }

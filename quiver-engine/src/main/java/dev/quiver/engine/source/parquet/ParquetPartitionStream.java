@@ -146,7 +146,8 @@ final class ParquetPartitionStream implements BatchStream {
                         continue;
                     }
                     if (column.isNested()) {
-                        nestedReaders[c] = new NestedColumnReader(column, store);
+                        nestedReaders[c] = new NestedColumnReader(column, pages, file.getFooter().getFileMetaData().getSchema(),
+                                file.getFooter().getFileMetaData().getCreatedBy());
                     } else if (PageColumnReader.supports(column, encodings(block, column))) {
                         pageReaders[c] = new PageColumnReader(pages.getPageReader(column.descriptor()), column);
                     } else {

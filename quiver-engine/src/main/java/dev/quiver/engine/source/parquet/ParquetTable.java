@@ -200,7 +200,7 @@ public final class ParquetTable implements TableSource {
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
         List<ParquetRowGroup> candidates = new ArrayList<>();
         for (ListedFile file : files) {
-            if (!partitionRuledOut(request, file.path())) {
+            if (!StatisticsPruner.canSkipPartition(request.filters(), fileColumns, partitioning.valuesOf(file.path()))) {
                 candidates.addAll(rowGroups(file.path()));
             }
         }
@@ -211,19 +211,6 @@ public final class ParquetTable implements TableSource {
         return new ParquetScanExec(name, schema, projection, partitions, request.filters(), files.size(), candidates.size());
     }
 
-    /** Whether the filters rule out the file's partition, judged from its partition values alone. */
-    private boolean partitionRuledOut(ScanRequest request, Path file) {
-        if (partitioning.columns().isEmpty() || request.filters().isEmpty()) {
-            return false;
-        }
-        List<ColumnStatistics> columns = new ArrayList<>(schema.getFields().size());
-        for (int c = 0; c < fileColumns; c++) {
-            columns.add(ColumnStatistics.unknown());
-        }
-        // one "row" standing for the file: its values are known, the file's row count is not
-        partitioning.valuesOf(file).forEach(value -> columns.add(ParquetFooter.constant(value, 1)));
-        return StatisticsPruner.canSkip(request.filters(), columns, 1);
-    }
 
     /** Bytes to read, or rows when no column with bytes is read ({@code count(*)}, partition columns only). */
     private static long weight(ParquetRowGroup rowGroup, List<Integer> projection) {
