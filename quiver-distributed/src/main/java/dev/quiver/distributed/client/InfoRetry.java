@@ -33,6 +33,8 @@ final class InfoRetry {
     static final long FIRST_WAIT_MS = 2_000;
     static final long FIRST_BACKOFF_MS = 100;
     static final int MAX_REFUSALS = 4;
+    /** The longest deadline honoured (a longer one counts as this), so that no arithmetic on it overflows. */
+    static final Duration LONGEST = Duration.ofDays(1);
 
     private final WorkerAddress address;
     private final Duration timeout;
@@ -51,7 +53,7 @@ final class InfoRetry {
                     + timeout.toMillis() + " ms");
         }
         this.start = System.nanoTime();
-        this.deadline = start + timeout.toNanos();
+        this.deadline = start + (timeout.compareTo(LONGEST) > 0 ? LONGEST : timeout).toNanos();
     }
 
     /** How long the next attempt may wait for its answer; empty when the deadline has passed (never for the first attempt). */
@@ -61,7 +63,7 @@ final class InfoRetry {
             return Optional.empty();
         }
         long wait = Math.max(1, Math.min(waitMs, leftMs));
-        waitMs = Math.multiplyExact(waitMs, 2);
+        waitMs = Math.min(waitMs * 2, LONGEST.toMillis());
         attempts++;
         return Optional.of(Duration.ofMillis(wait));
     }
@@ -100,7 +102,7 @@ final class InfoRetry {
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         if (last.status().code() == FlightStatusCode.TIMED_OUT) {
             String setting = DistributedSettings.WORKER_INFO_TIMEOUT_MS.name();
-            long raised = Math.multiplyExact(Math.max(timeout.toMillis(), 1_000), 2);
+            long raised = Math.min(Math.max(timeout.toMillis(), 1_000), LONGEST.toMillis()) * 2;
             return new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + address + " did not answer the info call within " + setting + "="
                     + timeout.toMillis() + " ms (" + tries + "); if it runs but is slow (a loaded machine), raise the deadline: SET " + setting
                     + " = " + raised + " (or --set " + setting + "=" + raised + ")", last);

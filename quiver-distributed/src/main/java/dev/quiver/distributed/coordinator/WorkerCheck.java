@@ -27,9 +27,9 @@ final class WorkerCheck {
 
     private WorkerCheck() {}
 
-    /** {@code timeout} from the query's (or the session's) {@code distributed.worker_info_timeout_ms}. */
+    /** The query's (or the session's) {@code distributed.worker_info_timeout_ms}; past a day it counts as a day. */
     static Duration timeout(Settings settings) {
-        return Duration.ofMillis(settings.get(DistributedSettings.WORKER_INFO_TIMEOUT_MS));
+        return Duration.ofMillis(Math.min(settings.get(DistributedSettings.WORKER_INFO_TIMEOUT_MS), Duration.ofDays(1).toMillis()));
     }
 
     static List<WorkerInfo> check(List<WorkerClient> workers, String version, Duration timeout, QuiverExecutor executor) {
