@@ -13,6 +13,7 @@ import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
@@ -21,7 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Starts a session's distributed runtime: a local cluster if asked for, the Flight connections to the workers, the coordinator. */
@@ -54,8 +55,8 @@ final class ClusterSetup {
             Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(),
                     CoordinatorConfig.defaults(QuiverVersion.CURRENT).withFinalizationTimeout(finalizationTimeout), listeners);
             long localLimit = spec.memoryLimitPerWorker();
-            Supplier<List<Long>> memoryLimits = local.isPresent() ? () -> Collections.nCopies(clients.size(), localLimit)
-                    : () -> coordinator.checkWorkers(executor).stream().map(WorkerInfo::memoryLimitBytes).toList();
+            Function<Settings, List<Long>> memoryLimits = local.isPresent() ? settings -> Collections.nCopies(clients.size(), localLimit)
+                    : settings -> coordinator.checkWorkers(executor, settings).stream().map(WorkerInfo::memoryLimitBytes).toList();
             return new DistributedRuntime(coordinator, opened, local, dispatcher, memoryLimits, extensions.estimators());
         } catch (RuntimeException e) {
             for (AutoCloseable resource : opened) {

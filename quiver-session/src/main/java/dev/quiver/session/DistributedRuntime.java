@@ -20,7 +20,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * What a session with workers holds for its distributed queries: the {@link Coordinator} and what
@@ -32,19 +32,19 @@ final class DistributedRuntime implements AutoCloseable {
     private final List<AutoCloseable> resources;
     private final Optional<LocalCluster> localCluster;
     private final StageEventDispatcher dispatcher;
-    private final Supplier<List<Long>> memoryLimits;
+    private final Function<Settings, List<Long>> memoryLimits;
     /** The built-in estimators and the session's ({@link QuerySession.Builder#taskEstimator}, plugins). */
     private final TaskEstimators estimators;
     private List<Long> knownMemoryLimits;
 
     /**
      * @param dispatcher the session's stage-event handlers
-     * @param memoryLimits each worker's memory limit (asked of the workers at most once, when a
-     *     handler first needs them)
+     * @param memoryLimits each worker's memory limit under a query's settings (asked of the workers at
+     *     most once, when a handler first needs them)
      * @param estimators the task estimators the planner consults for the stages' source leaves
      */
     DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster, StageEventDispatcher dispatcher,
-            Supplier<List<Long>> memoryLimits, TaskEstimators estimators) {
+            Function<Settings, List<Long>> memoryLimits, TaskEstimators estimators) {
         this.estimators = requireNonNull(estimators, "estimators is null");
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resources = List.copyOf(requireNonNull(resources, "resources is null"));
@@ -61,10 +61,10 @@ final class DistributedRuntime implements AutoCloseable {
         return localCluster;
     }
 
-    /** Each worker's memory limit, as the stage events carry them. */
-    synchronized List<Long> workerMemoryLimits() {
+    /** Each worker's memory limit, as the stage events carry them; asked under {@code settings} the first time. */
+    synchronized List<Long> workerMemoryLimits(Settings settings) {
         if (knownMemoryLimits == null) {
-            knownMemoryLimits = List.copyOf(memoryLimits.get());
+            knownMemoryLimits = List.copyOf(memoryLimits.apply(settings));
         }
         return knownMemoryLimits;
     }
@@ -78,7 +78,7 @@ final class DistributedRuntime implements AutoCloseable {
      */
     PlannedQuery plan(ExecutionPlan physical, Settings settings, String queryId) {
         DistributedPlanner planner = planner(settings);
-        StageEvents events = new StageEvents(dispatcher, queryId, this::workerMemoryLimits);
+        StageEvents events = new StageEvents(dispatcher, queryId, () -> workerMemoryLimits(settings));
         if (settings.get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
             return new PlannedQuery.Adaptive(physical, new AdaptivePlanning(planner, events));
         }

@@ -87,6 +87,14 @@ final class LocalStageRunner implements AutoCloseable {
         throw new IllegalStateException("no head stage");
     }
 
+    /** The rows of a single-node plan, run in one task after a trip through the plan codec, as a worker would get it. */
+    List<List<Object>> runSingleNode(ExecutionPlan plan) {
+        ExecutionPlan decoded = codec.decode(codec.encode(plan));
+        try (TaskContext context = new TaskContext("local.single", allocator, MemoryPool.unlimited(), executor, config, Map.of())) {
+            return PlanExecutor.collectRows(decoded, context);
+        }
+    }
+
     /** What each task of the last run reported, as a worker would: the executed plan's metrics, the head on top. */
     List<TaskReport> reports() {
         return List.copyOf(reports);

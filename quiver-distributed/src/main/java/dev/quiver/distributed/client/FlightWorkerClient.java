@@ -2,7 +2,6 @@ package dev.quiver.distributed.client;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.protocol.FlightErrors;
 import dev.quiver.distributed.protocol.HeartbeatSettings;
 import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.WireFormat;
@@ -12,6 +11,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +28,6 @@ import org.apache.arrow.flight.Result;
  * reader thread of the connections' executor. Thread-safe.
  */
 public final class FlightWorkerClient implements WorkerClient {
-    /** How long {@link #info()} waits for an answer. */
-    public static final Duration INFO_TIMEOUT = Duration.ofSeconds(5);
     /** How long {@link #startTask} waits for the worker to acknowledge a task. */
     public static final Duration ACK_TIMEOUT = Duration.ofSeconds(15);
 
@@ -47,21 +45,31 @@ public final class FlightWorkerClient implements WorkerClient {
         return address;
     }
 
+    /** Asks until an answer arrives or {@code timeout} passes, again after a late answer or a refused connection ({@link InfoRetry}). */
     @Override
-    public WorkerInfo info() {
-        try {
-            Iterator<Result> results = connections.client(address)
-                    .doAction(new Action(WireFormat.INFO_ACTION), CallOptions.timeout(INFO_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-            if (!results.hasNext()) {
-                throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + address + " gave no answer to " + WireFormat.INFO_ACTION);
+    public WorkerInfo info(Duration timeout) {
+        InfoRetry retry = new InfoRetry(address, timeout);
+        Optional<Duration> wait = retry.nextAttempt();
+        while (true) {
+            try {
+                return askInfo(wait.orElseThrow());
+            } catch (FlightRuntimeException e) {
+                if (!retry.retryAfter(e) || (wait = retry.nextAttempt()).isEmpty()) {
+                    throw retry.failure(e);
+                }
             }
-            WorkerInfo info = connections.wire().decodeInfo(results.next().getBody());
-            results.forEachRemaining(ignored -> { });
-            return info;
-        } catch (FlightRuntimeException e) {
-            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + address + " is unreachable (" + FlightErrors.describe(e)
-                    + "); is a Quiver worker running there?", e);
         }
+    }
+
+    private WorkerInfo askInfo(Duration wait) {
+        Iterator<Result> results = connections.client(address)
+                .doAction(new Action(WireFormat.INFO_ACTION), CallOptions.timeout(wait.toMillis(), TimeUnit.MILLISECONDS));
+        if (!results.hasNext()) {
+            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + address + " gave no answer to " + WireFormat.INFO_ACTION);
+        }
+        WorkerInfo info = connections.wire().decodeInfo(results.next().getBody());
+        results.forEachRemaining(ignored -> { });
+        return info;
     }
 
     @Override

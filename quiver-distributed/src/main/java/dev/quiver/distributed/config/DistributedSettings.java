@@ -44,6 +44,11 @@ public final class DistributedSettings {
     public static final Setting<Long> HEARTBEAT_TIMEOUT_MS = DECLARED.add(Setting.of("distributed.heartbeat_timeout_ms", SettingTypes.LONG, 5000L,
             SettingCheck.atLeast(1), "a control stream silent this long fails its task with WORKER_LOST (a hung or dead worker)"));
 
+    public static final Setting<Long> WORKER_INFO_TIMEOUT_MS = DECLARED.add(Setting.of("distributed.worker_info_timeout_ms", SettingTypes.LONG, 30_000L,
+            SettingCheck.atLeast(1), "how long the coordinator waits for each worker's answer to the info call that starts a distributed query "
+                    + "(a late answer is asked for again, a refused connection retried with backoff) before it fails with WORKER_UNREACHABLE; "
+                    + "raise it when workers answer slowly under load"));
+
     /** The {@code distributed.*} settings and the rules between them. */
     public static final SettingsRegistry REGISTRY = DECLARED.build(List.of(SettingsRule.below(HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS)));
 

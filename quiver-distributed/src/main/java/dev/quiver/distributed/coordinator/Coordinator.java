@@ -65,9 +65,12 @@ public final class Coordinator implements AutoCloseable {
         return Map.of(ExchangeClient.class, exchangeClient);
     }
 
-    /** Asks every worker who it is; fails like a query would on an unreachable worker or a version mismatch. */
-    public List<WorkerInfo> checkWorkers(QuiverExecutor executor) {
-        return WorkerCheck.check(workers, config.version(), config.workerCheckTimeout(), executor);
+    /**
+     * Asks every worker who it is, under {@code settings}' {@code distributed.worker_info_timeout_ms};
+     * fails like a query would on an unreachable worker or a version mismatch.
+     */
+    public List<WorkerInfo> checkWorkers(QuiverExecutor executor, Settings settings) {
+        return WorkerCheck.check(workers, config.version(), WorkerCheck.timeout(settings), executor);
     }
 
     /**

@@ -9,8 +9,6 @@ import java.time.Duration;
  *
  * @param version the Quiver version this coordinator runs; workers of another version are refused
  *     (WORKER_VERSION_MISMATCH) and every task request carries it
- * @param workerCheckTimeout how long the worker-info calls at the start of a query may take
- *     together before the query fails with WORKER_UNREACHABLE
  * @param finalizationTimeout the last resort of metrics finalization: how long after a query ended
  *     the coordinator waits for the final reports of its tasks before it gives up on the missing
  *     ones (counted in {@link CoordinatorMetrics#metricsFinalizationTimeouts()}; no test may rely on it)
@@ -18,25 +16,25 @@ import java.time.Duration;
  *     how long to wait for the control stream's verdict, which names the stage, before reporting the
  *     data stream's error instead
  */
-public record CoordinatorConfig(String version, Duration workerCheckTimeout, Duration finalizationTimeout, Duration failureGrace) {
+public record CoordinatorConfig(String version, Duration finalizationTimeout, Duration failureGrace) {
     public CoordinatorConfig {
         requireNonNull(version, "version is null");
-        requireNonNull(workerCheckTimeout, "workerCheckTimeout is null");
         requireNonNull(finalizationTimeout, "finalizationTimeout is null");
         requireNonNull(failureGrace, "failureGrace is null");
-        if (workerCheckTimeout.isNegative() || workerCheckTimeout.isZero() || finalizationTimeout.isNegative() || finalizationTimeout.isZero()
-                || failureGrace.isNegative()) {
-            throw new IllegalArgumentException("coordinator timeouts must be positive: " + workerCheckTimeout + ", " + finalizationTimeout
-                    + ", " + failureGrace);
+        if (finalizationTimeout.isNegative() || finalizationTimeout.isZero() || failureGrace.isNegative()) {
+            throw new IllegalArgumentException("coordinator timeouts must be positive: " + finalizationTimeout + ", " + failureGrace);
         }
     }
 
-    /** Defaults: 10 s to check the workers, 60 s of last-resort finalization wait, 2 s of failure grace. */
+    /**
+     * Defaults: 60 s of last-resort finalization wait, 2 s of failure grace. (How long the workers'
+     * info calls may take is a query's setting, {@code distributed.worker_info_timeout_ms}.)
+     */
     public static CoordinatorConfig defaults(String version) {
-        return new CoordinatorConfig(version, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(2));
+        return new CoordinatorConfig(version, Duration.ofSeconds(60), Duration.ofSeconds(2));
     }
 
     public CoordinatorConfig withFinalizationTimeout(Duration timeout) {
-        return new CoordinatorConfig(version, workerCheckTimeout, timeout, failureGrace);
+        return new CoordinatorConfig(version, timeout, failureGrace);
     }
 }

@@ -125,7 +125,7 @@ public final class DistributedQuery implements AutoCloseable {
         }
         metrics.queryStarted();
         try {
-            WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
+            WorkerCheck.check(List.copyOf(workers.values()), config.version(), WorkerCheck.timeout(taskSettings), headContext.executor());
             if (planned instanceof PlannedQuery.Adaptive adaptive) {
                 startAdaptive(adaptive);
             } else {

@@ -1,7 +1,9 @@
 package dev.quiver.distributed.coordinator;
 
 import dev.quiver.distributed.client.WorkerClient;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.protocol.WorkerInfo;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
@@ -15,11 +17,20 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Asks every worker who it is, all at once, before a query is dispatched: a worker nobody answers
- * for fails the query with WORKER_UNREACHABLE naming its address, and a worker of another version
- * with WORKER_VERSION_MISMATCH.
+ * for within {@code distributed.worker_info_timeout_ms} (each client retries a late or refused call
+ * within it) fails the query with WORKER_UNREACHABLE naming its address, and a worker of another
+ * version with WORKER_VERSION_MISMATCH.
  */
 final class WorkerCheck {
+    /** Beyond the clients' own deadline: only guards against a client that does not keep it. */
+    private static final Duration GUARD = Duration.ofSeconds(10);
+
     private WorkerCheck() {}
+
+    /** The query's (or the session's) {@code distributed.worker_info_timeout_ms}; past a day it counts as a day. */
+    static Duration timeout(Settings settings) {
+        return Duration.ofMillis(Math.min(settings.get(DistributedSettings.WORKER_INFO_TIMEOUT_MS), Duration.ofDays(1).toMillis()));
+    }
 
     static List<WorkerInfo> check(List<WorkerClient> workers, String version, Duration timeout, QuiverExecutor executor) {
         if (workers.isEmpty()) {
@@ -30,14 +41,14 @@ final class WorkerCheck {
             CompletableFuture<WorkerInfo> answer = new CompletableFuture<>();
             executor.execute("worker-info-" + worker.address(), () -> {
                 try {
-                    answer.complete(worker.info());
+                    answer.complete(worker.info(timeout));
                 } catch (Throwable e) {
                     answer.completeExceptionally(e);
                 }
             });
             answers.add(answer);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + timeout.plus(GUARD).toNanos();
         List<WorkerInfo> infos = new ArrayList<>();
         for (int i = 0; i < workers.size(); i++) {
             WorkerInfo info = await(workers.get(i), answers.get(i), deadline, timeout);
@@ -54,8 +65,8 @@ final class WorkerCheck {
         try {
             return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + worker.address() + " did not answer within "
-                    + timeout.toSeconds() + " s; check that it runs and that the address is right");
+            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + worker.address() + " did not answer the info call within "
+                    + DistributedSettings.WORKER_INFO_TIMEOUT_MS.name() + "=" + timeout.toMillis() + " ms; check that it runs and that the address is right");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new QuiverException(ErrorCode.QUERY_CANCELLED, "interrupted while checking worker " + worker.address());

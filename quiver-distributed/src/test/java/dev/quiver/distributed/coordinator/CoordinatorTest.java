@@ -63,7 +63,7 @@ class CoordinatorTest {
     private final FakeExchange exchange = new FakeExchange();
     private final List<QueryEvent> heard = new CopyOnWriteArrayList<>();
     private final Coordinator coordinator = new Coordinator(List.copyOf(workers), exchange,
-            new CoordinatorConfig(VERSION, Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofMillis(500)), List.of(heard::add));
+            new CoordinatorConfig(VERSION, Duration.ofSeconds(20), Duration.ofMillis(500)), List.of(heard::add));
     private final List<TaskContext> contexts = new ArrayList<>();
 
     @AfterEach
@@ -279,7 +279,7 @@ class CoordinatorTest {
     @Test
     void theLastResortTimeoutCountsAndNamesTheSilentWorker() throws Exception {
         try (Coordinator impatient = new Coordinator(List.copyOf(workers), exchange,
-                new CoordinatorConfig(VERSION, Duration.ofSeconds(2), Duration.ofMillis(200), Duration.ofMillis(100)), List.of())) {
+                new CoordinatorConfig(VERSION, Duration.ofMillis(200), Duration.ofMillis(100)), List.of())) {
             workers.get(1).silentOnEnd = true;
             TaskContext context = new TaskContext("q9", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), impatient.headServices());
             contexts.add(context);
@@ -306,7 +306,7 @@ class CoordinatorTest {
 
         FakeWorker old = new FakeWorker(9003, "test-0");
         try (Coordinator mixed = new Coordinator(List.of(old), exchange, CoordinatorConfig.defaults(VERSION), List.of())) {
-            assertThatThrownBy(() -> mixed.checkWorkers(executor)).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThatThrownBy(() -> mixed.checkWorkers(executor, DistributedSettings.TASK_REGISTRY.defaults())).isInstanceOfSatisfying(QuiverException.class, e -> {
                 assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_VERSION_MISMATCH);
                 assertThat(e.getMessage()).contains("127.0.0.1:9003", "test-0", VERSION);
             });

@@ -12,6 +12,7 @@ import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ final class FakeWorker implements WorkerClient {
     }
 
     @Override
-    public WorkerInfo info() {
+    public WorkerInfo info(Duration timeout) {
         if (unreachable) {
             throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "worker " + address + " is not listening");
         }

@@ -49,6 +49,25 @@ class DistributedFaultTest {
         }
     }
 
+    /**
+     * A listening socket that never speaks Flight is a worker that never answers: the query fails at
+     * the deadline {@code SET} gave, and the error says how to raise it.
+     */
+    @Test
+    void aWorkerThatNeverAnswersFailsAtTheDeadlineTheSessionSet() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+                TpchCatalog catalog = new TpchCatalog(0.01);
+                QuerySession session = QuerySession.builder().catalog(catalog).workers(List.of(new WorkerAddress("127.0.0.1", silent.getLocalPort())))
+                        .build()) {
+            session.execute("SET distributed.worker_info_timeout_ms = 1500").collect();
+            assertThatThrownBy(() -> session.execute("SELECT count(*) FROM nation").collect()).isInstanceOfSatisfying(QuiverException.class, e -> {
+                assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
+                assertThat(e.getMessage()).contains("worker 127.0.0.1:" + silent.getLocalPort() + " did not answer the info call within "
+                        + "distributed.worker_info_timeout_ms=1500 ms", "SET distributed.worker_info_timeout_ms = 3000");
+            });
+        }
+    }
+
     @Test
     void aWorkerOfAnotherVersionIsRefused() {
         try (WorkerServer other = WorkerServer.builder().name("worker-old").version("0.0.1-other").codec(SqlPlanCodec.builder().build()).start();
