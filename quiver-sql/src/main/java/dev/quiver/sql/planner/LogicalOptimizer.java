@@ -66,6 +66,8 @@ final class LogicalOptimizer {
 
         RelNode rel = ExistsToSemiAnti.rewrite(converted);
         rel = hep(rel, HepMatchOrder.DEPTH_FIRST, SUB_QUERY_REMOVAL);
+        // Before decorrelation, which mishandles constant grouping keys.
+        rel = ConstantGroupKeys.apply(rel);
         // An empty rule set: the default decorrelation rules give a worse q20 (aggregating all outer columns).
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder, RuleSets.ofList(), null);
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
