@@ -36,17 +36,20 @@ final class LogicalOptimizer {
     private static final List<RelOptRule> DISJUNCTION_EXPANSION = List.of(
             CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL);
 
+    // JOIN_PUSH_EXPRESSIONS: a join key that needs a cast (ON or WHERE) is computed below the join,
+    // so it stays a hash-join key (sql2rel no longer pushes them, see SqlPlanner).
     private static final List<RelOptRule> SIMPLIFICATION = List.of(
-            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_PROJECT_TRANSPOSE,
             CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.FILTER_MERGE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.PROJECT_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS,
             CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.AGGREGATE_REMOVE,
-            CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN, CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE);
+            CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN, CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE,
+            NullSafeNullComparison.INSTANCE);
 
     // No PROJECT_JOIN_TRANSPOSE: it moves parts of join conditions into projections as booleans.
     private static final List<RelOptRule> CLEANUP = List.of(
-            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
-            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
             CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN);
 
     private static final HepProgram JOIN_ORDER = new HepProgramBuilder()
