@@ -164,8 +164,8 @@ final class QueryFuzzer {
                 case 1 -> "count(" + pick(scope).sql() + ")";
                 default -> "count(DISTINCT " + pick(scope).sql() + ")";
             };
-            case DECIMAL, INTEGER -> numeric.isEmpty() ? "count(*)" : (chance(0.5) ? "sum(" : "min(") + pick(numeric).sql() + ")";
-            case DOUBLE -> numeric.isEmpty() ? "count(*)" : "avg(" + pick(numeric).sql() + ")";
+            case DECIMAL, INTEGER -> numeric.isEmpty() ? "count(*)" : pick(new String[] {"sum(", "min(", "sum(DISTINCT "}) + pick(numeric).sql() + ")";
+            case DOUBLE -> numeric.isEmpty() ? "count(*)" : (chance(0.8) ? "avg(" : "avg(DISTINCT ") + pick(numeric).sql() + ")";
             default -> {
                 List<Ref> ofKind = scope.stream().filter(r -> r.kind() == kind).toList();
                 String argument = ofKind.isEmpty() ? literal(kind) : pick(ofKind).sql();
@@ -180,9 +180,10 @@ final class QueryFuzzer {
         if (depth <= 0 || chance(0.4)) {
             return !columns.isEmpty() && chance(0.75) ? pick(columns).sql() : literal(kind);
         }
-        return switch (random.nextInt(4)) {
+        return switch (random.nextInt(5)) {
             case 0 -> "CASE WHEN " + predicate(scope, depth - 1) + " THEN " + expression(scope, kind, depth - 1) + " ELSE "
                     + expression(scope, kind, depth - 1) + " END";
+            case 4 -> simpleCase(scope, kind, depth);
             case 1 -> "COALESCE(" + expression(scope, kind, depth - 1) + ", " + expression(scope, kind, depth - 1) + ")";
             default -> compound(scope, kind, depth);
         };
@@ -196,7 +197,7 @@ final class QueryFuzzer {
                 case 0 -> "(" + operand + " + " + arithmetic(scope, kind) + ")";
                 case 1 -> "(" + operand + " - " + arithmetic(scope, kind) + ")";
                 case 2 -> "(" + operand + " * " + (random.nextInt(7) - 3) + ")";
-                case 3 -> "abs(" + operand + ")";
+                case 3 -> chance(0.5) ? "abs(" + operand + ")" : cast(scope, kind);
                 default -> "NULLIF(" + operand + ", " + random.nextInt(20) + ")";
             };
             case DECIMAL -> switch (random.nextInt(4)) {
@@ -207,13 +208,39 @@ final class QueryFuzzer {
             };
             case DOUBLE -> chance(0.5) ? "CAST(" + arithmetic(scope, pick(new Kind[] {Kind.INTEGER, Kind.DECIMAL})) + " AS DOUBLE)"
                     : "(" + operand + " * 0.5e0)";
-            case TEXT -> switch (random.nextInt(3)) {
+            case TEXT -> switch (random.nextInt(4)) {
+                case 3 -> cast(scope, kind);
                 case 0 -> expression(scope, Kind.TEXT, 0) + " || " + expression(scope, Kind.TEXT, 0);
                 case 1 -> "substring(" + expression(scope, Kind.TEXT, 0) + ", " + (1 + random.nextInt(3)) + ", " + random.nextInt(4) + ")";
                 default -> "lower(" + expression(scope, Kind.TEXT, 0) + ")";
             };
             case DATE, BOOLEAN -> kind == Kind.BOOLEAN ? "(" + predicate(scope, depth - 1) + ")" : expression(scope, kind, 0);
         };
+    }
+
+    /** {@code CASE x WHEN v THEN .. [WHEN ..] ELSE .. END} over a column of any kind. */
+    private String simpleCase(List<Ref> scope, Kind kind, int depth) {
+        Ref subject = pick(scope);
+        StringBuilder sql = new StringBuilder("CASE ").append(subject.sql());
+        for (int n = 1 + random.nextInt(2); n > 0; n--) {
+            sql.append(" WHEN ").append(literal(subject.kind())).append(" THEN ").append(expression(scope, kind, depth - 1));
+        }
+        return sql.append(" ELSE ").append(expression(scope, kind, depth - 1)).append(" END").toString();
+    }
+
+    /**
+     * A cast to {@code kind} from a kind both engines convert alike: integers widened or narrowed
+     * (a value out of range is an error on both), integers, decimals, dates and booleans to text.
+     */
+    private String cast(List<Ref> scope, Kind kind) {
+        Kind from = switch (kind) {
+            case INTEGER -> Kind.BIGINT;
+            case BIGINT -> Kind.INTEGER;
+            default -> pick(new Kind[] {Kind.INTEGER, Kind.BIGINT, Kind.DECIMAL, Kind.DATE, Kind.BOOLEAN});
+        };
+        List<Ref> columns = scope.stream().filter(r -> r.kind() == from).toList();
+        String operand = !columns.isEmpty() && chance(0.7) ? pick(columns).sql() : literal(from);
+        return "CAST(" + operand + " AS " + sqlType(kind) + ")";
     }
 
     /** A safe operand for arithmetic of {@code kind}: a small column or a literal. */
