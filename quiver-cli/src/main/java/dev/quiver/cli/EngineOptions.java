@@ -6,6 +6,7 @@ import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.SessionSettings;
+import dev.quiver.session.spi.QuiverPlugins;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,8 +93,10 @@ final class EngineOptions {
                 .catalog(catalog)
                 .memoryLimit(memoryLimit)
                 .targetPartitions(partitions())
-                .explainFormat(explainFormat)
+                .set(SessionSettings.EXPLAIN_FORMAT, explainFormat)
                 .settings(settings);
+        // extensions on the class path (QUIVER_CLASSPATH): tables, task estimators, codecs, handlers
+        builder.plugins(QuiverPlugins.load(EngineOptions.class.getClassLoader()));
         for (String className : stageHandlers) {
             builder.stageEventHandler(StageHandlers.instantiate(spec.commandLine(), className));
         }

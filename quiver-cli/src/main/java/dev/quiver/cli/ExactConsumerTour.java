@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.handler.AggregateMemorySizingHandler;
@@ -170,7 +171,7 @@ final class ExactConsumerTour {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS)
-                .localWorkers(WORKERS, workerMemory).withDynamicTaskCount(true).queryEventListener(heard::add);
+                .localWorkers(WORKERS, workerMemory).set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add);
         if (exact) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }

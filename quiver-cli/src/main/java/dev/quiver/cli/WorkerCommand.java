@@ -5,6 +5,7 @@ import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.SqlPlanCodec;
+import dev.quiver.session.spi.QuiverPlugins;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -69,7 +70,9 @@ final class WorkerCommand implements Callable<Integer> {
                 .memoryLimit(memoryLimit)
                 .cores(reportedCores)
                 .version(QuiverVersion.CURRENT)
-                .codec(SqlPlanCodec.builder().tpchCatalogs(sf -> tpchCatalogs.computeIfAbsent(sf, TpchCatalog::new)).build())
+                // the codecs of the plugins on the class path, so that it decodes what their coordinators send
+                .codec(SqlPlanCodec.builder(QuiverPlugins.load(WorkerCommand.class.getClassLoader()))
+                        .tpchCatalogs(sf -> tpchCatalogs.computeIfAbsent(sf, TpchCatalog::new)).build())
                 .start();
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -22,6 +22,27 @@ class SqlCommandTest {
     }
 
     @Test
+    void setOptionsAreTheSessionsSettingsAsShownAndRead() {
+        Run run = CliRunner.run("sql", "--format", "csv", "--set", "distributed.compression=zstd", "--set", "BATCH_SIZE=100", "--partitions", "3",
+                "select current_setting('distributed.compression') as codec, current_setting('batch_size') as b, current_setting('target_partitions') as p");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("codec,b,p\nzstd,100,3\n");
+        Run shown = CliRunner.run("sql", "--format", "csv", "--set", "distributed.sample_bytes_per_partition=2MiB", "SHOW SETTINGS");
+        assertThat(shown.exitCode()).isZero();
+        assertThat(shown.out()).startsWith("name,value,type,default,description\n")
+                .contains("\ndistributed.sample_bytes_per_partition,2MiB,size,1MiB,")
+                .contains("\nmemory_limit,3GiB,size or unlimited,");
+    }
+
+    @Test
+    void aBadSetOptionIsTheErrorOfSet() {
+        Run run = CliRunner.run("sql", "--set", "distributed.max_tasks_per_stage=-2", "select 1");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).isEqualTo("Error: INVALID_CONFIGURATION: Invalid value '-2' for setting distributed.max_tasks_per_stage: "
+                + "expected a whole number, at least 0\n");
+    }
+
+    @Test
     void unaliasedColumnsAreNamedAfterTheirExpressions() {
         Run run = CliRunner.run("sql", "--tpch", "0.01", "--format", "csv",
                 "select n_regionkey, count(*), sum(n_nationkey) from nation group by n_regionkey order by 1 limit 1");

@@ -23,7 +23,7 @@ class SqlErrorsTest {
     void failureInAScriptReadFromStdinExits1() {
         Run run = CliRunner.runWithStdin("SET batch_size = 100;\nSET batch_size = many;\n", "sql");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).startsWith("Error: INVALID_CONFIGURATION: batch_size must be a whole number");
+        assertThat(run.err()).startsWith("Error: INVALID_CONFIGURATION: Invalid value 'many' for setting batch_size: expected a whole number, at least 1");
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The package structure of quiver-distributed (docs/architecture.md, "Packages of
  * quiver-distributed"), checked on its compiled classes: no two packages depend on each other,
  * directly or through others, and each layer uses only the layers below it. Bottom-up:
- * {@code protocol} (what coordinator and workers say to each other) → {@code operator} (the
+ * {@code compression} → {@code config} (the {@code distributed.*} settings, which every layer may read) → {@code protocol} (what coordinator and workers say to each other) → {@code operator} (the
  * distributed plan nodes) → {@code codec} (plan serialization) and {@code plan} (stages and task
  * counts) → {@code client} (reaching workers) → {@code worker} (the server); {@code plan} →
  * {@code aqe} (costs and samples) → {@code event} (the stage-event SPI) → {@code planner} (the
@@ -38,7 +38,7 @@ class ArchitectureTest {
         // the rules below only mean something if the import found the packages they name
         Set<String> packages = classes.stream().map(JavaClass::getPackageName).filter(name -> name.startsWith(BASE + "."))
                 .map(name -> name.substring(BASE.length() + 1)).collect(Collectors.toSet());
-        assertThat(packages).containsExactlyInAnyOrder("protocol", "operator", "codec", "codec.spi", "compression", "client", "worker", "plan",
+        assertThat(packages).containsExactlyInAnyOrder("config", "protocol", "operator", "codec", "codec.spi", "compression", "client", "worker", "plan",
                 "aqe", "event", "planner", "handler", "coordinator", "coordinator.spi", "explain");
     }
 
@@ -53,6 +53,7 @@ class ArchitectureTest {
         Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("protocol").definedBy(BASE + ".protocol..")
                 .layer("compression").definedBy(BASE + ".compression..")
+                .layer("config").definedBy(BASE + ".config..")
                 .layer("operator").definedBy(BASE + ".operator..")
                 .layer("codec").definedBy(BASE + ".codec..")
                 .layer("plan").definedBy(BASE + ".plan..")
@@ -76,7 +77,7 @@ class ArchitectureTest {
                 .whereLayer("plan").mayOnlyBeAccessedByLayers("aqe", "event", "planner", "handler", "coordinator", "explain")
                 .whereLayer("operator").mayOnlyBeAccessedByLayers("codec", "plan", "client", "worker", "aqe", "event", "planner", "handler",
                         "coordinator", "explain")
-                .whereLayer("compression").mayOnlyBeAccessedByLayers("worker")
+                .whereLayer("compression").mayOnlyBeAccessedByLayers("config", "worker")
                 .check(classes);
     }
 }

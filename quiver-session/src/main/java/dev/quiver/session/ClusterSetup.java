@@ -36,8 +36,8 @@ final class ClusterSetup {
     private ClusterSetup() {}
 
     static DistributedRuntime start(Spec spec, Catalog catalog, BufferAllocator root, QuiverExecutor executor, List<QueryEventListener> listeners,
-            Duration finalizationTimeout, StageEventDispatcher dispatcher) {
-        PlanCodec codec = codec(catalog);
+            Duration finalizationTimeout, StageEventDispatcher dispatcher, SessionExtensions extensions) {
+        PlanCodec codec = codec(catalog, extensions);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             Optional<LocalCluster> local = Optional.empty();
@@ -56,7 +56,7 @@ final class ClusterSetup {
             long localLimit = spec.memoryLimitPerWorker();
             Supplier<List<Long>> memoryLimits = local.isPresent() ? () -> Collections.nCopies(clients.size(), localLimit)
                     : () -> coordinator.checkWorkers(executor).stream().map(WorkerInfo::memoryLimitBytes).toList();
-            return new DistributedRuntime(coordinator, opened, local, dispatcher, memoryLimits);
+            return new DistributedRuntime(coordinator, opened, local, dispatcher, memoryLimits, extensions.estimators());
         } catch (RuntimeException e) {
             for (AutoCloseable resource : opened) {
                 try {
@@ -70,11 +70,11 @@ final class ClusterSetup {
     }
 
     /**
-     * The SQL layer's plan codec; the in-JVM workers of a TPC-H session decode scans against the
-     * session's own catalog (and its cache) instead of generating the data again.
+     * The SQL layer's plan codec with the session's own codecs; the in-JVM workers of a TPC-H session
+     * decode scans against the session's own catalog (and its cache) instead of generating the data again.
      */
-    private static PlanCodec codec(Catalog catalog) {
-        PlanCodec.Builder builder = SqlPlanCodec.builder();
+    private static PlanCodec codec(Catalog catalog, SessionExtensions extensions) {
+        PlanCodec.Builder builder = extensions.addCodecs(SqlPlanCodec.builder());
         if (catalog instanceof TpchCatalog tpch) {
             builder.tpchCatalogs(scaleFactor -> scaleFactor == tpch.scaleFactor() ? tpch : new TpchCatalog(scaleFactor));
         }

@@ -2,25 +2,23 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.DistributedQuery;
-import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
-import dev.quiver.distributed.plan.Stage;
-import dev.quiver.distributed.plan.TaskCountHint;
-import dev.quiver.distributed.planner.AdaptiveEventPlanning;
+import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.planner.DistributedPlanner;
-import dev.quiver.distributed.planner.EventDrivenPlanning;
 import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.planner.StageEvents;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -35,15 +33,19 @@ final class DistributedRuntime implements AutoCloseable {
     private final Optional<LocalCluster> localCluster;
     private final StageEventDispatcher dispatcher;
     private final Supplier<List<Long>> memoryLimits;
+    /** The built-in estimators and the session's ({@link QuerySession.Builder#taskEstimator}, plugins). */
+    private final TaskEstimators estimators;
     private List<Long> knownMemoryLimits;
 
     /**
      * @param dispatcher the session's stage-event handlers
      * @param memoryLimits each worker's memory limit (asked of the workers at most once, when a
      *     handler first needs them)
+     * @param estimators the task estimators the planner consults for the stages' source leaves
      */
     DistributedRuntime(Coordinator coordinator, List<AutoCloseable> resources, Optional<LocalCluster> localCluster, StageEventDispatcher dispatcher,
-            Supplier<List<Long>> memoryLimits) {
+            Supplier<List<Long>> memoryLimits, TaskEstimators estimators) {
+        this.estimators = requireNonNull(estimators, "estimators is null");
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resources = List.copyOf(requireNonNull(resources, "resources is null"));
         this.localCluster = requireNonNull(localCluster, "localCluster is null");
@@ -68,53 +70,33 @@ final class DistributedRuntime implements AutoCloseable {
     }
 
     /**
-     * The stages of {@code physical} for this cluster under {@code settings}. With
-     * {@code distributed.dynamic_task_count=true} nothing is sized before execution: the result is the
-     * single-node plan as one head stage, a placeholder that {@link #newQuery} replaces at run time.
-     * Statically, with stage-event handlers, it is planned through {@link EventDrivenPlanning} so that
-     * every stage feeding a shuffle or broadcast fires its stage-built event and the handlers'
-     * consumer counts apply.
+     * How {@code physical} runs on this cluster under {@code settings} — the one place that decides
+     * between static planning and AQE: with {@code distributed.dynamic_task_count=true} nothing is
+     * sized before execution ({@link PlannedQuery.Adaptive}); otherwise every stage is sized now from
+     * estimated statistics ({@link PlannedQuery.Static}). Either way every stage that feeds a shuffle
+     * or broadcast fires its stage-built event at the session's handlers.
      */
-    DistributedPlan plan(ExecutionPlan physical, SessionSettings settings, String queryId) {
-        if (settings.distributed().dynamicTaskCount()) {
-            return new DistributedPlan(physical, List.of(new Stage(0, List.of(physical), physical.outputPartitioning().partitionCount(),
-                    TaskCountHint.exact(1, "AQE decides at run time"), Optional.empty(), List.of())));
+    PlannedQuery plan(ExecutionPlan physical, Settings settings, String queryId) {
+        DistributedPlanner planner = planner(settings);
+        StageEvents events = new StageEvents(dispatcher, queryId, this::workerMemoryLimits);
+        if (settings.get(DistributedSettings.DYNAMIC_TASK_COUNT)) {
+            return new PlannedQuery.Adaptive(physical, new AdaptivePlanning(planner, events));
         }
-        if (dispatcher.isEmpty()) {
-            return planner(settings).plan(physical);
-        }
-        return EventDrivenPlanning.plan(planner(settings), physical, dispatcher, queryId, workerMemoryLimits(), taskSettings(settings)).plan();
+        return new PlannedQuery.Static(planner.plan(physical, events).plan());
     }
 
-    private DistributedPlanner planner(SessionSettings settings) {
-        DistributedSettings distributed = settings.distributed();
-        DistributedPlannerSettings planner = new DistributedPlannerSettings(coordinator.workers().size(), distributed.maxTasksPerStage(),
-                distributed.bytesPerPartitionForScans(), distributed.broadcastJoins(), settings.targetPartitions());
-        return new DistributedPlanner(planner);
+    private DistributedPlanner planner(Settings settings) {
+        return new DistributedPlanner(new DistributedPlannerSettings(coordinator.workers().size(), settings), estimators);
     }
 
-    /** A query over {@code plan} ({@link #plan}): statically sized, or adaptive (DESIGN §5) under {@code distributed.dynamic_task_count}. */
-    DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext context, SessionSettings settings) {
-        DistributedSettings distributed = settings.distributed();
-        if (!distributed.dynamicTaskCount()) {
-            return coordinator.newQuery(queryId, plan, context, taskSettings(settings));
-        }
-        AdaptivePlanning planning = AdaptivePlanning.of(planner(settings), distributed.dynamicBytesPerPartition(), distributed.sampleBytesPerPartition());
-        if (!dispatcher.isEmpty()) {
-            AdaptiveEventPlanning events = new AdaptiveEventPlanning(planning.planner(), dispatcher, queryId, workerMemoryLimits(), taskSettings(settings),
-                    planning.costModel());
-            planning = planning.withStageEvents(events, events);
-        }
-        return coordinator.newAdaptiveQuery(queryId, plan.singleNodePlan(), planning, context, taskSettings(settings));
+    /** A query over {@code planned} ({@link #plan}). */
+    DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext context, Settings settings) {
+        return coordinator.newQuery(queryId, planned, context, taskSettings(settings));
     }
 
-    /** The settings every task request carries: batch size, partitions and the distributed.* settings. */
-    private static Map<String, String> taskSettings(SessionSettings settings) {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put("batch_size", Integer.toString(settings.batchSize()));
-        map.put("target_partitions", Integer.toString(settings.targetPartitions()));
-        map.putAll(settings.distributed().asMap());
-        return map;
+    /** The settings every task request carries, typed: the engine's and the distributed.* ones. */
+    private static Settings taskSettings(Settings settings) {
+        return settings.restrictTo(DistributedSettings.TASK_REGISTRY);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.quiver.session;
 
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.physical.PhysicalPlanner;
@@ -12,14 +13,14 @@ import java.util.Map;
 final class QueryPlanning {
     private QueryPlanning() {}
 
-    static ExecutionPlan plan(Catalog catalog, Map<String, String> views, SessionSettings settings, String sql) {
-        LogicalPlan logical = new SqlPlanner(catalog, views).plan(sql);
-        PhysicalPlanner physical = new PhysicalPlanner(new PhysicalPlannerOptions(settings.targetPartitions(), settings.collectLeftMaxRows()));
+    static ExecutionPlan plan(Catalog catalog, Map<String, String> views, Settings settings, String sql) {
+        LogicalPlan logical = new SqlPlanner(catalog, views, settings).plan(sql);
+        PhysicalPlanner physical = new PhysicalPlanner(PhysicalPlannerOptions.from(settings));
         return physical.plan(logical.root(), logical.columnNames());
     }
 
     /** Checks that {@code sql} is a valid view body (it plans against the catalog and the other views). */
-    static void validateView(Catalog catalog, Map<String, String> views, SessionSettings settings, String sql) {
-        new SqlPlanner(catalog, views).viewColumns(sql);
+    static void validateView(Catalog catalog, Map<String, String> views, Settings settings, String sql) {
+        new SqlPlanner(catalog, views, settings).viewColumns(sql);
     }
 }

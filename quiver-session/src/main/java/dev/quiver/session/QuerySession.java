@@ -2,17 +2,25 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
+import dev.quiver.distributed.codec.spi.ExprCodec;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.distributed.event.StageEventHandler;
+import dev.quiver.distributed.plan.TaskEstimator;
+import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Setting;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -28,6 +36,7 @@ import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.session.spi.QuiverPlugin;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,6 +75,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code EXPLAIN ANALYZE} each task's state and metrics; {@link QueryHandle#finalPlan()} and
  * {@link QueryHandle#events()} observe a query. The {@code distributed.*} settings
  * ({@link DistributedSettings}) apply.
+ *
+ * <p><b>Settings.</b> One immutable {@link Settings} value over {@link SessionSettings#REGISTRY};
+ * {@code SET} replaces it for the statements after it, {@code SHOW SETTINGS} lists it.
  */
 public final class QuerySession implements AutoCloseable {
     private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
@@ -78,21 +90,23 @@ public final class QuerySession implements AutoCloseable {
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
     private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    private SessionSettings settings;
+    private Settings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
     private boolean closed;
 
-    private QuerySession(Catalog catalog, SessionSettings settings, Builder builder) {
+    private QuerySession(Catalog catalog, Settings settings, Builder builder) {
         this.catalog = new SessionCatalog(requireNonNull(catalog, "catalog is null"));
+        SessionExtensions extensions = builder.extensions();
+        extensions.tables().forEach(table -> this.catalog.register(table, false));
         this.settings = requireNonNull(settings, "settings is null");
-        this.pool = new MemoryPool(settings.memoryLimit());
+        this.pool = new MemoryPool(settings.get(SessionSettings.MEMORY_LIMIT));
         this.allocator = new RootAllocator();
         this.executor = new QuiverExecutor("session");
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
                     : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
-                            new StageEventDispatcher(builder.stageEventHandlers)));
+                            new StageEventDispatcher(builder.stageEventHandlers), extensions));
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
@@ -126,7 +140,8 @@ public final class QuerySession implements AutoCloseable {
         catalog.register(table, false);
     }
 
-    public synchronized SessionSettings settings() {
+    /** The settings statements submitted now run with. */
+    public synchronized Settings settings() {
         return settings;
     }
 
@@ -165,13 +180,17 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<String> statements = StatementParser.split(requireNonNull(script, "script is null"));
+        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (String statement : statements) {
-            last = execute(statement).collect();
+        for (StatementParser.Piece statement : statements) {
+            try {
+                last = execute(statement.text()).collect();
+            } catch (QuiverException e) {
+                throw SqlPositions.relocate(e, script, statement.offset());
+            }
         }
         return last;
     }
@@ -187,8 +206,16 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle executeStatement(String sql) {
-        long start = System.nanoTime();
         Statement statement = StatementParser.parse(sql);
+        try {
+            return executeParsed(statement);
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
+        }
+    }
+
+    private QueryHandle executeParsed(Statement statement) {
+        long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
             if (distributed.isEmpty()) {
@@ -199,6 +226,9 @@ public final class QuerySession implements AutoCloseable {
         }
         if (statement instanceof Statement.Explain explain) {
             return explain(explain, start);
+        }
+        if (statement instanceof Statement.ShowSettings) {
+            return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(settings()), start);
         }
         if (statement instanceof Statement.Set set) {
             applySetting(set.name(), set.value());
@@ -231,16 +261,17 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
     }
 
-    private QueryHandle explainDistributed(DistributedPlan plan, String queryId, boolean analyze, long start) {
-        SessionSettings.ExplainFormat format = settings().explainFormat();
-        if (!analyze && settings().distributed().dynamicTaskCount()) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
+        SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
+        if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         if (!analyze) {
-            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(plan) : DistributedExplain.text(plan);
+            DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
+            String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
             return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
         }
         FinalPlan done;
@@ -262,7 +293,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private DistributedPlan planDistributed(ExecutionPlan plan, String queryId) {
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
         return distributed.orElseThrow().plan(plan, settings(), queryId);
     }
 
@@ -271,12 +302,12 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(DistributedPlan plan, String queryId, long start) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config, runtime.coordinator().headServices());
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings),
+                runtime.coordinator().headServices());
         DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
         List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
@@ -284,7 +315,7 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private ExecutionPlan planQuery(String sql) {
-        SessionSettings current;
+        Settings current;
         Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
@@ -298,8 +329,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        ExecutionConfig config = new ExecutionConfig(settings.batchSize(), settings.targetPartitions());
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, config);
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
                 ctx -> PlanExecutor.executeAll(plan, ctx), start);
@@ -314,8 +344,7 @@ public final class QuerySession implements AutoCloseable {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor,
-                new ExecutionConfig(settings.batchSize(), settings.targetPartitions()));
+        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, schema, plan, context, queryAllocator,
                 ctx -> new RowsBatchStream(schema, rows, ctx.allocator()), start);
@@ -323,17 +352,18 @@ public final class QuerySession implements AutoCloseable {
 
     private synchronized void applySetting(String name, String value) {
         checkOpen();
-        SessionSettings next = settings.with(name, value);
-        if (next.memoryLimit() != settings.memoryLimit()) {
+        Settings next = settings.with(name, value);
+        long limit = next.get(SessionSettings.MEMORY_LIMIT);
+        if (limit != settings.get(SessionSettings.MEMORY_LIMIT)) {
             // Queries already running keep reserving from the old pool; it is checked for leaks at close.
             retiredPools.add(pool);
-            pool = new MemoryPool(next.memoryLimit());
+            pool = new MemoryPool(limit);
         }
         settings = next;
     }
 
     private void createView(Statement.CreateView create) {
-        SessionSettings current;
+        Settings current;
         Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
@@ -422,13 +452,15 @@ public final class QuerySession implements AutoCloseable {
      */
     public static final class Builder {
         private Catalog catalog;
-        private long memoryLimit = Long.MAX_VALUE;
-        private int targetPartitions = Runtime.getRuntime().availableProcessors();
-        private int batchSize = ExecutionConfig.DEFAULT_BATCH_SIZE;
+        /** Settings by name as text, in the order given; applied together at {@link #build}. */
         private final Map<String, String> settings = new LinkedHashMap<>();
         private Optional<ClusterSetup.Spec> cluster = Optional.empty();
         private final List<QueryEventListener> listeners = new ArrayList<>();
         private final List<StageEventHandler> stageEventHandlers = new ArrayList<>();
+        private final List<TableSource> tables = new ArrayList<>();
+        private final TaskEstimators.Builder estimators = TaskEstimators.builder();
+        private final List<PlanNodeCodec<?>> nodeCodecs = new ArrayList<>();
+        private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
@@ -438,27 +470,37 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
-        /** Bytes the session's memory pool may hand out; default unlimited. */
+        /** {@link SessionSettings#MEMORY_LIMIT}: bytes the session's memory pool may hand out; default unlimited. */
         public Builder memoryLimit(long bytes) {
-            this.memoryLimit = bytes;
-            return this;
+            return set(SessionSettings.MEMORY_LIMIT, bytes);
         }
 
-        /** Partitions per plan stage (per task, when distributed); default the number of cores. */
+        /** {@link EngineSettings#TARGET_PARTITIONS}: partitions per plan stage (per task, when distributed); default the number of cores. */
         public Builder targetPartitions(int partitions) {
-            this.targetPartitions = partitions;
-            return this;
+            return set(EngineSettings.TARGET_PARTITIONS, partitions);
         }
 
-        /** Rows per batch; default {@value ExecutionConfig#DEFAULT_BATCH_SIZE}. */
+        /** {@link EngineSettings#BATCH_SIZE}: rows per batch. */
         public Builder batchSize(int rows) {
-            this.batchSize = rows;
-            return this;
+            return set(EngineSettings.BATCH_SIZE, rows);
+        }
+
+        /**
+         * A setting, typed: e.g. {@code set(DistributedSettings.DYNAMIC_TASK_COUNT, true)}. A value the
+         * setting does not allow is {@code INVALID_CONFIGURATION} here, naming it.
+         */
+        public <T> Builder set(Setting<T> setting, T value) {
+            if (!SessionSettings.REGISTRY.contains(requireNonNull(setting, "setting is null"))) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, setting.name() + " is not a session setting (SessionSettings.REGISTRY)");
+            }
+            return set(setting.name(), setting.format(setting.check(value)));
         }
 
         /** A setting by name, as {@code SET name = value} would set it (the CLI's {@code --set name=value}). */
         public Builder set(String name, String value) {
-            settings.put(requireNonNull(name, "name is null"), requireNonNull(value, "value is null"));
+            String canonical = SessionSettings.REGISTRY.require(requireNonNull(name, "name is null")).name();
+            settings.remove(canonical);
+            settings.put(canonical, requireNonNull(value, "value is null"));
             return this;
         }
 
@@ -514,60 +556,63 @@ public final class QuerySession implements AutoCloseable {
             return this;
         }
 
-        /** {@code distributed.max_tasks_per_stage}: the hard limit on a stage's task count; 0 (default) is the number of workers. */
-        public Builder withMaxTasksPerStage(int max) {
-            return set("distributed.max_tasks_per_stage", Integer.toString(max));
+        /**
+         * A table the session registers when it opens, as {@link QuerySession#registerTable} would; a
+         * custom leaf its scan returns wants its {@link #taskEstimator} (to run as more than one task)
+         * and its {@link #planNodeCodec} (to run on workers at all).
+         */
+        public Builder table(TableSource table) {
+            tables.add(requireNonNull(table, "table is null"));
+            return this;
         }
 
-        /** {@code distributed.bytes_per_partition_for_scans} (default 16 MiB). */
-        public Builder withBytesPerPartitionForScans(long bytes) {
-            return set("distributed.bytes_per_partition_for_scans", Long.toString(bytes));
+        /**
+         * How the distributed planner (and AQE) spreads a custom leaf over a stage's tasks; it replaces
+         * a built-in one for the same leaf class. A leaf without one runs as one task.
+         */
+        public Builder taskEstimator(TaskEstimator<?> estimator) {
+            estimators.add(requireNonNull(estimator, "estimator is null"));
+            return this;
         }
 
-        /** {@code distributed.broadcast_joins} (default true). */
-        public Builder withBroadcastJoins(boolean broadcast) {
-            return set("distributed.broadcast_joins", Boolean.toString(broadcast));
+        /** Serializes a custom plan node, so that a stage holding it can run on workers (the in-JVM ones get it too). */
+        public Builder planNodeCodec(PlanNodeCodec<?> codec) {
+            nodeCodecs.add(requireNonNull(codec, "codec is null"));
+            return this;
         }
 
-        /** {@code distributed.compression} of data streams between workers (default LZ4). */
-        public Builder withCompression(ExchangeCompression compression) {
-            return set("distributed.compression", compression.name());
+        /** Serializes a custom expression for workers. */
+        public Builder exprCodec(ExprCodec<?> codec) {
+            exprCodecs.add(requireNonNull(codec, "codec is null"));
+            return this;
         }
 
-        /** {@code distributed.collect_metrics} (default true). */
-        public Builder withCollectMetrics(boolean collect) {
-            return set("distributed.collect_metrics", Boolean.toString(collect));
+        /** Everything {@code plugin} contributes: its tables, estimators, codecs and stage-event handlers. */
+        public Builder plugin(QuiverPlugin plugin) {
+            requireNonNull(plugin, "plugin is null");
+            plugin.tables().forEach(this::table);
+            plugin.taskEstimators().forEach(this::taskEstimator);
+            plugin.planNodeCodecs().forEach(this::planNodeCodec);
+            plugin.exprCodecs().forEach(this::exprCodec);
+            plugin.stageEventHandlers().forEach(this::stageEventHandler);
+            return this;
         }
 
-        /** {@code distributed.dynamic_task_count} (default false): true lets AQE choose each stage's task count at run time (DESIGN §5). */
-        public Builder withDynamicTaskCount(boolean dynamic) {
-            return set("distributed.dynamic_task_count", Boolean.toString(dynamic));
-        }
-
-        /** {@code distributed.dynamic_bytes_per_partition} (default 16 MiB): AQE's target bytes per partition. */
-        public Builder withDynamicBytesPerPartition(long bytes) {
-            return set("distributed.dynamic_bytes_per_partition", Long.toString(bytes));
-        }
-
-        /** {@code distributed.sample_bytes_per_partition} (default 1 MiB): what AQE's sampler pulls per producer partition. */
-        public Builder withSampleBytesPerPartition(long bytes) {
-            return set("distributed.sample_bytes_per_partition", Long.toString(bytes));
-        }
-
-        /** How {@code EXPLAIN} renders distributed plans (setting {@code explain_format}). */
-        public Builder explainFormat(SessionSettings.ExplainFormat format) {
-            return set("explain_format", format.name());
+        /** {@link #plugin} for each of {@code plugins}, e.g. {@code QuiverPlugins.load(classLoader)}. */
+        public Builder plugins(List<QuiverPlugin> plugins) {
+            requireNonNull(plugins, "plugins is null").forEach(this::plugin);
+            return this;
         }
 
         public QuerySession build() {
             if (catalog == null) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A session needs a catalog");
             }
-            SessionSettings built = new SessionSettings(targetPartitions, batchSize, memoryLimit);
-            for (Map.Entry<String, String> setting : settings.entrySet()) {
-                built = built.with(setting.getKey(), setting.getValue());
-            }
-            return new QuerySession(catalog, built, this);
+            return new QuerySession(catalog, SessionSettings.REGISTRY.defaults().withAll(settings), this);
+        }
+
+        private SessionExtensions extensions() {
+            return new SessionExtensions(tables, estimators.build(), nodeCodecs, exprCodecs);
         }
     }
 

@@ -30,6 +30,9 @@ sealed interface Statement {
         }
     }
 
+    /** {@code SHOW SETTINGS}: every setting with its value, type, default and description. */
+    record ShowSettings() implements Statement {}
+
     /** {@code CREATE [OR REPLACE] VIEW name AS query}. */
     record CreateView(String name, String query, boolean replace) implements Statement {
         public CreateView {

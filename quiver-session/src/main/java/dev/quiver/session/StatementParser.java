@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * Splits scripts into statements and recognises the statements Calcite does not parse
- * ({@code EXPLAIN}, {@code SET}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
+ * ({@code EXPLAIN}, {@code SET}, {@code SHOW SETTINGS}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
  * {@code DROP TABLE}); everything else is a
  * query for the SQL planner.
  *
@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
+    private static final Pattern SHOW_SETTINGS = Pattern.compile("(?is)SHOW\\s+SETTINGS");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
     private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
             + "(?:\\s*\\(([^()]*)\\))?\\s+AS\\s+(.+)");
@@ -41,8 +42,16 @@ final class StatementParser {
      * dropped.
      */
     static List<String> split(String script) {
+        return pieces(script).stream().map(Piece::text).toList();
+    }
+
+    /** One statement of a script and the offset in the script where its text starts. */
+    record Piece(String text, int offset) {}
+
+    /** The statements of {@code script} as {@link #split} finds them, each with where it starts. */
+    static List<Piece> pieces(String script) {
         String text = blankComments(script);
-        List<String> statements = new ArrayList<>();
+        List<Piece> statements = new ArrayList<>();
         int start = 0;
         char quote = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -54,11 +63,11 @@ final class StatementParser {
             } else if (c == '\'' || c == '"') {
                 quote = c;
             } else if (c == ';') {
-                addIfNotBlank(statements, text.substring(start, i));
+                addIfNotBlank(statements, text, start, i);
                 start = i + 1;
             }
         }
-        addIfNotBlank(statements, text.substring(start));
+        addIfNotBlank(statements, text, start, text.length());
         return statements;
     }
 
@@ -74,6 +83,9 @@ final class StatementParser {
         Matcher matcher = EXPLAIN.matcher(text);
         if (matcher.matches()) {
             return new Statement.Explain(matcher.group(2), matcher.group(1) != null);
+        }
+        if (SHOW_SETTINGS.matcher(text).matches()) {
+            return new Statement.ShowSettings();
         }
         matcher = SET.matcher(text);
         if (matcher.matches()) {
@@ -105,9 +117,11 @@ final class StatementParser {
         return new Statement.Query(text);
     }
 
-    private static void addIfNotBlank(List<String> statements, String statement) {
+    private static void addIfNotBlank(List<Piece> statements, String text, int start, int end) {
+        String statement = text.substring(start, end);
         if (!statement.isBlank()) {
-            statements.add(statement.strip());
+            int leading = statement.length() - statement.stripLeading().length();
+            statements.add(new Piece(statement.strip(), start + leading));
         }
     }
 

@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -60,6 +62,14 @@ final class DuckDbOracle implements AutoCloseable {
 
     /** The rows of {@code sql}, each value normalised by {@link #normalize}. */
     List<List<Object>> query(String sql) throws SQLException {
+        return normalize(queryValues(sql));
+    }
+
+    /**
+     * The rows of {@code sql} with Quiver's representation of dates (Integer days since the epoch)
+     * and timestamps (Long microseconds), other values as the driver returns them.
+     */
+    List<List<Object>> queryValues(String sql) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
         try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
             int columns = result.getMetaData().getColumnCount();
@@ -71,8 +81,12 @@ final class DuckDbOracle implements AutoCloseable {
                         value = (int) date.toLocalDate().toEpochDay();
                     } else if (value instanceof LocalDate date) {
                         value = (int) date.toEpochDay();
+                    } else if (value instanceof java.sql.Timestamp timestamp) {
+                        value = micros(timestamp.toLocalDateTime());
+                    } else if (value instanceof LocalDateTime timestamp) {
+                        value = micros(timestamp);
                     }
-                    row.add(normalize(value));
+                    row.add(value);
                 }
                 rows.add(row);
             }
@@ -80,9 +94,14 @@ final class DuckDbOracle implements AutoCloseable {
         return rows;
     }
 
+    private static long micros(LocalDateTime timestamp) {
+        return timestamp.toEpochSecond(ZoneOffset.UTC) * 1_000_000 + timestamp.getNano() / 1_000;
+    }
+
     /**
      * One representation per value, so Quiver's and DuckDB's results compare: integers as Long,
-     * other numbers as BigDecimal rounded to 4 places without trailing zeros.
+     * other numbers as BigDecimal rounded to 4 places without trailing zeros (NaN and the infinities
+     * stay doubles).
      */
     static Object normalize(Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
@@ -93,6 +112,9 @@ final class DuckDbOracle implements AutoCloseable {
         }
         if (value instanceof BigDecimal decimal) {
             return decimal.setScale(4, RoundingMode.HALF_UP).stripTrailingZeros();
+        }
+        if ((value instanceof Double || value instanceof Float) && !Double.isFinite(((Number) value).doubleValue())) {
+            return ((Number) value).doubleValue();
         }
         if (value instanceof Double || value instanceof Float) {
             return BigDecimal.valueOf(((Number) value).doubleValue()).setScale(4, RoundingMode.HALF_UP).stripTrailingZeros();

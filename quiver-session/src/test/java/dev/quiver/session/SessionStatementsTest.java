@@ -3,6 +3,7 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -70,7 +71,10 @@ class SessionStatementsTest {
     @Test
     void setChangesSettingsAndRejectsUnknownNames() {
         session.executeScript("SET target_partitions = 1; SET batch_size = 2; SET memory_limit = '64MiB'");
-        assertThat(session.settings()).isEqualTo(new SessionSettings(1, 2, 64L << 20));
+        assertThat(session.settings().get(EngineSettings.TARGET_PARTITIONS)).isEqualTo(1);
+        assertThat(session.settings().get(EngineSettings.BATCH_SIZE)).isEqualTo(2);
+        assertThat(session.settings().get(SessionSettings.MEMORY_LIMIT)).isEqualTo(64L << 20);
+        assertThat(session.memoryPool().limit()).isEqualTo(64L << 20);
         assertThat((String) session.executeScript("explain select id from t1").rows().get(0).get(0)).contains("partitions=1");
         assertThatThrownBy(() -> session.executeScript("set parallelism = 4"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))

@@ -6,6 +6,7 @@ import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.StageConsistency;
 import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.sql.SQLException;
 import java.util.List;
@@ -91,7 +92,7 @@ class SqlLocalStagesTest {
 
     private void assertSameRows(String sql, boolean ordered) throws SQLException {
         List<List<Object>> expected = duckdb.query(sql);
-        ExecutionPlan single = QueryPlanning.plan(catalog, Map.of(), new SessionSettings(3, 3, Long.MAX_VALUE), sql);
+        ExecutionPlan single = QueryPlanning.plan(catalog, Map.of(), TestSettings.withPartitions(3).with(EngineSettings.BATCH_SIZE, 3), sql);
         DistributedPlannerSettings settings = DistributedPlannerSettings.defaults(3, 3).withBytesPerPartitionForScans(1);
         for (boolean broadcast : new boolean[] {true, false}) {
             DistributedPlan plan = new DistributedPlanner(settings.withBroadcastJoins(broadcast)).plan(single);

@@ -3,6 +3,8 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import org.junit.jupiter.api.Test;
@@ -52,13 +54,13 @@ class StatementParserTest {
 
     @Test
     void settingsParseAndRejectUnknownNames() {
-        SessionSettings settings = new SessionSettings(2, 1024, Long.MAX_VALUE);
-        assertThat(settings.with("MEMORY_LIMIT", "2GiB").memoryLimit()).isEqualTo(2L << 30);
-        assertThat(settings.with("target_partitions", "8").targetPartitions()).isEqualTo(8);
-        assertThat(settings.with("batch_size", "100").batchSize()).isEqualTo(100);
+        Settings settings = SessionSettings.REGISTRY.defaults();
+        assertThat(settings.with("MEMORY_LIMIT", "2GiB").get(SessionSettings.MEMORY_LIMIT)).isEqualTo(2L << 30);
+        assertThat(settings.with("target_partitions", "8").get(EngineSettings.TARGET_PARTITIONS)).isEqualTo(8);
+        assertThat(settings.with("batch_size", "100").get(EngineSettings.BATCH_SIZE)).isEqualTo(100);
         assertThatThrownBy(() -> settings.with("parallelism", "3"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
-                .hasMessageContaining("target_partitions, batch_size, memory_limit, hash_join_collect_left_max_rows");
+                .hasMessageContaining("target_partitions, batch_size, memory_limit, explain_format, hash_join_collect_left_max_rows");
         assertThatThrownBy(() -> settings.with("batch_size", "lots"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION));
         assertThatThrownBy(() -> settings.with("target_partitions", "0"))

@@ -93,7 +93,7 @@ class TpchDistributedPlanningTest {
                 last = q.sql();
             }
         }
-        return QueryPlanning.plan(catalog, views, new SessionSettings(partitions, 8192, Long.MAX_VALUE), last);
+        return QueryPlanning.plan(catalog, views, TestSettings.withPartitions(partitions), last);
     }
 
     private static void collect(ExecutionPlan plan, List<TpchScanExec> scans) {

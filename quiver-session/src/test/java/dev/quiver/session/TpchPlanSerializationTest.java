@@ -79,14 +79,14 @@ class TpchPlanSerializationTest {
 
     @Test
     void scalarSubqueryCheckSurvivesTheRoundTrip() {
-        ExecutionPlan single = QueryPlanning.plan(catalog, Map.of(), new SessionSettings(2, 8192, Long.MAX_VALUE),
+        ExecutionPlan single = QueryPlanning.plan(catalog, Map.of(), TestSettings.withPartitions(2),
                 "select n_name from nation where n_regionkey = (select r_regionkey from region where r_name like 'AS%') order by n_name");
         assertThat(PlanDisplay.indent(single)).contains("at_most_one_row(");
         assertThatThrownBy(() -> PlanCodec.create().encode(single))
                 .isInstanceOf(QuiverException.class).hasMessageContaining("no codec for " + AtMostOneRowExpr.class.getName());
         ExecutionPlan decoded = codec.decode(codec.encode(single));
         assertThat(PlanDisplay.indent(decoded)).isEqualTo(PlanDisplay.indent(single));
-        ExecutionPlan many = codec.decode(codec.encode(QueryPlanning.plan(catalog, Map.of(), new SessionSettings(2, 8192, Long.MAX_VALUE),
+        ExecutionPlan many = codec.decode(codec.encode(QueryPlanning.plan(catalog, Map.of(), TestSettings.withPartitions(2),
                 "select n_name from nation where n_regionkey = (select r_regionkey from region)")));
         try (TestingContext testing = new TestingContext()) {
             assertThat(testing.rows(decoded)).containsExactly(List.of("CHINA"), List.of("INDIA"), List.of("INDONESIA"), List.of("JAPAN"),

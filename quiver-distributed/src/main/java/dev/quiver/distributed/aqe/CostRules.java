@@ -10,6 +10,7 @@ import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.UnionExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.ExpandExec;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
@@ -110,6 +111,7 @@ public final class CostRules {
             add(FilterExec.class, CostRules::filter);
             add(ProjectionExec.class, CostRules::projection);
             add(HashAggregateExec.class, CostRules::aggregate);
+            add(ExpandExec.class, CostRules::expand);
             add(HashJoinExec.class, CostRules::hashJoin);
             add(NestedLoopJoinExec.class, CostRules::nestedLoop);
             add(SortExec.class, CostRules::sort);
@@ -178,6 +180,14 @@ public final class CostRules {
             return new Result(output, input.bytes(), "hash and update over input " + bytes(input));
         }
         return new Result(output, HASH_BUILD_FACTOR * input.bytes(), HASH_BUILD_FACTOR + " × input " + bytes(input) + " (group states)");
+    }
+
+    /** GROUPING SETS: every input row once per grouping set, with the keys and the set's ordinal added. */
+    private static Result expand(ExpandExec node, List<Estimate> inputs) {
+        Estimate input = inputs.get(0);
+        double rows = input.rows() * node.groupingSets().size();
+        Estimate output = new Estimate(rows, rows * width(node.schema()) * stringCorrection(node.input().schema(), input));
+        return new Result(output, output.bytes(), node.groupingSets().size() + " × input: " + bytes(output));
     }
 
     private static Result hashJoin(HashJoinExec node, List<Estimate> inputs) {

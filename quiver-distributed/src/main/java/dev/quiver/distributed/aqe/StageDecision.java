@@ -18,17 +18,26 @@ import java.util.Optional;
  * @param costHint the hint the cost gave ({@link AdaptiveTaskCount#desired})
  * @param chosen the merged hint that set the task count
  * @param sampled the extrapolated output; empty until the stage is sampled (and for the head stage)
+ * @param leafHints the advisory hints of the stage's source leaves' {@code TaskEstimator}s, which AQE
+ *     does not merge (it sizes from the cost) but shows, so that a custom source sees its estimator at work
  */
-public record StageDecision(int stageId, StageCost cost, TaskCountHint.Desired costHint, TaskCountHint chosen, Optional<SampledStatistics> sampled) {
+public record StageDecision(int stageId, StageCost cost, TaskCountHint.Desired costHint, TaskCountHint chosen, Optional<SampledStatistics> sampled,
+        List<TaskCountHint> leafHints) {
     public StageDecision {
         requireNonNull(cost, "cost is null");
         requireNonNull(costHint, "costHint is null");
         requireNonNull(chosen, "chosen is null");
         requireNonNull(sampled, "sampled is null");
+        leafHints = List.copyOf(requireNonNull(leafHints, "leafHints is null"));
+    }
+
+    /** A decision without source-leaf hints (a stage that reads only other stages). */
+    public StageDecision(int stageId, StageCost cost, TaskCountHint.Desired costHint, TaskCountHint chosen, Optional<SampledStatistics> sampled) {
+        this(stageId, cost, costHint, chosen, sampled, List.of());
     }
 
     public StageDecision withSample(SampledStatistics statistics) {
-        return new StageDecision(stageId, cost, costHint, chosen, Optional.of(statistics));
+        return new StageDecision(stageId, cost, costHint, chosen, Optional.of(statistics), leafHints);
     }
 
     /**
@@ -38,6 +47,7 @@ public record StageDecision(int stageId, StageCost cost, TaskCountHint.Desired c
     public List<String> explainLines(Optional<EstimationAccuracy.StageActual> actual) {
         List<String> lines = new ArrayList<>();
         lines.add("aqe: " + chosen.taskCount() + (chosen.taskCount() == 1 ? " task" : " tasks") + " from " + chosen);
+        leafHints.forEach(hint -> lines.add("aqe: source estimate " + hint + " (advisory: AQE sizes from the cost)"));
         lines.add("aqe: " + cost.summary());
         sampled.ifPresent(estimate -> {
             lines.add("aqe: " + estimate.summary());

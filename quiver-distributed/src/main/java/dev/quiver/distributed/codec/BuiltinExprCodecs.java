@@ -14,12 +14,12 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
 import dev.quiver.engine.expr.IsNullExpr;
-import dev.quiver.engine.expr.LikeExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.TryCastExpr;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -94,13 +94,12 @@ final class BuiltinExprCodecs {
                             out.set("dataType", c.type(e.type()));
                         },
                         (in, c) -> new CastExpr(c.expr(c.required(in, "input")), c.type(c.required(in, "dataType")))),
-                ExprCodec.of("like", LikeExpr.class,
+                ExprCodec.of("try_cast", TryCastExpr.class,
                         (e, out, c) -> {
                             out.set("input", c.expr(e.input()));
-                            out.put("pattern", e.pattern()).put("negated", e.negated());
-                            e.escape().ifPresent(escape -> out.put("escape", String.valueOf(escape)));
+                            out.set("dataType", c.type(e.type()));
                         },
-                        BuiltinExprCodecs::decodeLike),
+                        (in, c) -> new TryCastExpr(c.expr(c.required(in, "input")), c.type(c.required(in, "dataType")))),
                 ExprCodec.of("in_list", InListExpr.class,
                         (e, out, c) -> {
                             out.set("input", c.expr(e.input()));
@@ -128,18 +127,6 @@ final class BuiltinExprCodecs {
         }
         Optional<PhysicalExpr> elseValue = in.has("else") ? Optional.of(c.expr(in.get("else"))) : Optional.empty();
         return new CaseExpr(branches, elseValue, c.type(c.required(in, "dataType")));
-    }
-
-    private static LikeExpr decodeLike(JsonNode in, DecodeContext c) {
-        Optional<Character> escape = Optional.empty();
-        if (in.has("escape")) {
-            String text = c.requiredText(in, "escape");
-            if (text.length() != 1) {
-                throw new QuiverException(ErrorCode.PLAN_ERROR, "LIKE escape must be one character, got '" + text + "'");
-            }
-            escape = Optional.of(text.charAt(0));
-        }
-        return new LikeExpr(c.expr(c.required(in, "input")), c.requiredText(in, "pattern"), escape, c.requiredBoolean(in, "negated"));
     }
 
     /** The constant {@code name} of {@code type}; a PLAN_ERROR naming the valid ones otherwise. */

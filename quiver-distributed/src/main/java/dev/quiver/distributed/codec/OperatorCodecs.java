@@ -17,6 +17,7 @@ import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.ExpandExec;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
@@ -42,6 +43,8 @@ final class OperatorCodecs {
         List<PlanNodeCodec<?>> all = new ArrayList<>(relational());
         all.addAll(exchangesAndSorts());
         all.addAll(aggregatesAndJoins());
+        all.addAll(RowSetCodecs.all());
+        all.addAll(WindowCodecs.all());
         return all;
     }
 
@@ -113,10 +116,24 @@ final class OperatorCodecs {
                             out.set("groupExprs", c.exprs(n.groupExprs()));
                             out.set("groupNames", strings(n.groupNames(), c));
                             out.set("aggregates", aggregates(n.aggregates(), c));
+                            n.seedFlag().ifPresent(flag -> out.set("seedFlag", c.expr(flag)));
                         },
                         (in, children, c) -> new HashAggregateExec(BuiltinExprCodecs.enumValue(AggregateMode.class, c.requiredText(in, "mode")),
                                 c.exprs(c.required(in, "groupExprs")), strings(c.required(in, "groupNames")),
-                                aggregates(c.required(in, "aggregates"), c), only(children, "HashAggregateExec"))),
+                                aggregates(c.required(in, "aggregates"), c), only(children, "HashAggregateExec"),
+                                in.has("seedFlag") ? Optional.of(c.expr(in.get("seedFlag"))) : Optional.empty())),
+                PlanNodeCodec.of("ExpandExec", ExpandExec.class,
+                        (n, out, c) -> {
+                            out.set("keys", c.exprs(n.keys()));
+                            out.set("keyNames", strings(n.keyNames(), c));
+                            ArrayNode sets = out.putArray("groupingSets");
+                            for (List<Integer> set : n.groupingSets()) {
+                                ArrayNode positions = sets.addArray();
+                                set.forEach(positions::add);
+                            }
+                        },
+                        (in, children, c) -> new ExpandExec(only(children, "ExpandExec"), c.exprs(c.required(in, "keys")),
+                                strings(c.required(in, "keyNames")), groupingSets(c.required(in, "groupingSets")))),
                 PlanNodeCodec.of("HashJoinExec", HashJoinExec.class,
                         (n, out, c) -> {
                             out.set("leftKeys", c.exprs(n.leftKeys()));
@@ -199,7 +216,7 @@ final class OperatorCodecs {
         return rows;
     }
 
-    private static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
+    static ArrayNode sortKeys(List<SortKey> keys, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (SortKey key : keys) {
             ObjectNode out = array.addObject();
@@ -209,7 +226,7 @@ final class OperatorCodecs {
         return array;
     }
 
-    private static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
+    static List<SortKey> sortKeys(JsonNode json, DecodeContext c) {
         List<SortKey> keys = new ArrayList<>();
         for (JsonNode key : json) {
             keys.add(new SortKey(c.expr(c.required(key, "expr")), c.requiredBoolean(key, "ascending"), c.requiredBoolean(key, "nullsFirst")));
@@ -217,25 +234,57 @@ final class OperatorCodecs {
         return keys;
     }
 
-    private static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
+    static ArrayNode aggregates(List<AggregateExpr> aggregates, EncodeContext c) {
         ArrayNode array = c.arrayNode();
         for (AggregateExpr aggregate : aggregates) {
-            ObjectNode out = array.addObject();
-            out.put("function", aggregate.function().name());
-            out.set("args", c.exprs(aggregate.args()));
-            out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
-            out.set("dataType", c.type(aggregate.type()));
+            array.add(aggregate(aggregate, c));
         }
         return array;
     }
 
-    private static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
+    private static List<List<Integer>> groupingSets(JsonNode json) {
+        List<List<Integer>> sets = new ArrayList<>();
+        for (JsonNode set : json) {
+            List<Integer> positions = new ArrayList<>();
+            for (JsonNode position : set) {
+                if (!position.isInt()) {
+                    throw new QuiverException(ErrorCode.PLAN_ERROR, "expected a key position in a grouping set, got " + position);
+                }
+                positions.add(position.intValue());
+            }
+            sets.add(positions);
+        }
+        return sets;
+    }
+
+    /** One aggregate call (also inside a window expression). */
+    static ObjectNode aggregate(AggregateExpr aggregate, EncodeContext c) {
+        ObjectNode out = c.objectNode();
+        out.put("function", aggregate.function().name());
+        out.set("args", c.exprs(aggregate.args()));
+        out.put("distinct", aggregate.distinct()).put("name", aggregate.name());
+        out.set("dataType", c.type(aggregate.type()));
+        if (!aggregate.orderBy().isEmpty()) {
+            out.set("orderBy", sortKeys(aggregate.orderBy(), c));
+        }
+        if (!aggregate.parameters().isEmpty()) {
+            out.set("parameters", c.values(aggregate.parameters()));
+        }
+        return out;
+    }
+
+    static List<AggregateExpr> aggregates(JsonNode json, DecodeContext c) {
         List<AggregateExpr> aggregates = new ArrayList<>();
         for (JsonNode in : json) {
-            aggregates.add(new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
-                    c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
-                    c.type(c.required(in, "dataType"))));
+            aggregates.add(aggregate(in, c));
         }
         return aggregates;
+    }
+
+    static AggregateExpr aggregate(JsonNode in, DecodeContext c) {
+        return new AggregateExpr(BuiltinExprCodecs.enumValue(AggregateFunction.class, c.requiredText(in, "function")),
+                c.exprs(c.required(in, "args")), c.requiredBoolean(in, "distinct"), c.requiredText(in, "name"),
+                c.type(c.required(in, "dataType")), in.has("orderBy") ? sortKeys(in.get("orderBy"), c) : List.of(),
+                in.has("parameters") ? c.values(in.get("parameters")) : List.of());
     }
 }

@@ -36,7 +36,8 @@ final class TreeDecoder implements DecodeContext {
         String typeName = requiredText(json, TreeEncoder.TYPE);
         PlanNodeCodec<?> codec = registry.nodeByName(typeName)
                 .orElseThrow(() -> new QuiverException(ErrorCode.NOT_SUPPORTED,
-                        "no codec for plan node type '" + typeName + "'; register a PlanNodeCodec for it on PlanCodec.builder()"));
+                        "no codec for plan node type '" + typeName + "'; register a PlanNodeCodec for it with QuerySession.Builder.planNodeCodec"
+                        + " or a QuiverPlugin (coordinator and workers), or PlanCodec.Builder.nodeCodec"));
         List<ExecutionPlan> children = new ArrayList<>();
         JsonNode childNodes = json.get(TreeEncoder.CHILDREN);
         if (childNodes != null) {
@@ -58,7 +59,8 @@ final class TreeDecoder implements DecodeContext {
         String typeName = requiredText(json, TreeEncoder.TYPE);
         ExprCodec<?> codec = registry.exprByName(typeName)
                 .orElseThrow(() -> new QuiverException(ErrorCode.NOT_SUPPORTED,
-                        "no codec for expression type '" + typeName + "'; register an ExprCodec for it on PlanCodec.builder()"));
+                        "no codec for expression type '" + typeName + "'; register an ExprCodec for it with QuerySession.Builder.exprCodec"
+                        + " or a QuiverPlugin (coordinator and workers), or PlanCodec.Builder.exprCodec"));
         try {
             return codec.decode(json, this);
         } catch (QuiverException e) {

@@ -38,7 +38,8 @@ final class TreeEncoder implements EncodeContext {
         requireNonNull(plan, "plan is null");
         PlanNodeCodec<?> codec = registry.nodeByClass(plan.getClass())
                 .orElseThrow(() -> new QuiverException(ErrorCode.NOT_SUPPORTED, "no codec for " + plan.getClass().getName()
-                        + " (plan node " + plan.name() + "); register a PlanNodeCodec for it on PlanCodec.builder()"));
+                        + " (plan node " + plan.name() + "); register a PlanNodeCodec for it with QuerySession.Builder.planNodeCodec"
+                        + " or a QuiverPlugin (coordinator and workers), or PlanCodec.Builder.nodeCodec"));
         ObjectNode out = nodes.objectNode();
         out.put(TYPE, codec.typeName());
         encodeWith(codec, plan, out);
@@ -62,7 +63,8 @@ final class TreeEncoder implements EncodeContext {
         requireNonNull(expr, "expr is null");
         ExprCodec<?> codec = registry.exprByClass(expr.getClass())
                 .orElseThrow(() -> new QuiverException(ErrorCode.NOT_SUPPORTED, "no codec for " + expr.getClass().getName()
-                        + " (expression " + expr.display() + "); register an ExprCodec for it on PlanCodec.builder()"));
+                        + " (expression " + expr.display() + "); register an ExprCodec for it with QuerySession.Builder.exprCodec"
+                        + " or a QuiverPlugin (coordinator and workers), or PlanCodec.Builder.exprCodec"));
         ObjectNode out = nodes.objectNode();
         out.put(TYPE, codec.typeName());
         encodeExprWith(codec, expr, out);

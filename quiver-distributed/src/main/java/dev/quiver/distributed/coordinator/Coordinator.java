@@ -6,18 +6,16 @@ import dev.quiver.distributed.client.WorkerClient;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.plan.DistributedPlan;
-import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -73,22 +71,18 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * A query ready to {@linkplain DistributedQuery#start() start}: {@code plan}'s head stage will run
-     * in {@code headContext}, which must offer {@link #headServices()}; {@code taskSettings} travel
-     * with every task request.
+     * A query ready to {@linkplain DistributedQuery#start() start}: its head stage will run in
+     * {@code headContext}, which must offer {@link #headServices()}; {@code taskSettings} travel with
+     * every task request. A {@link PlannedQuery.Adaptive} query is cut into stages and each is sized
+     * when it closes, from its inputs' samples (DESIGN §5).
      */
-    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Map<String, String> taskSettings) {
-        return new DistributedQuery(queryId, plan, Optional.empty(), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
+    public DistributedQuery newQuery(String queryId, PlannedQuery planned, TaskContext headContext, Settings taskSettings) {
+        return new DistributedQuery(queryId, planned, workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
-    /**
-     * A query whose task counts AQE chooses at run time (DESIGN §5): {@code singleNodePlan} is cut
-     * into stages and each is sized when it closes, from its inputs' samples.
-     */
-    public DistributedQuery newAdaptiveQuery(String queryId, ExecutionPlan singleNodePlan, AdaptivePlanning planning, TaskContext headContext,
-            Map<String, String> taskSettings) {
-        DistributedPlan placeholder = new DistributedPlan(singleNodePlan, List.of(AdaptiveStageLoop.unsizedHead(0, singleNodePlan, "AQE decides at run time")));
-        return new DistributedQuery(queryId, placeholder, Optional.of(planning), workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
+    /** A query over statically planned stages. */
+    public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Settings taskSettings) {
+        return newQuery(queryId, new PlannedQuery.Static(plan), headContext, taskSettings);
     }
 
     @Override

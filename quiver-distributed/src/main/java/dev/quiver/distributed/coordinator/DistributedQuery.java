@@ -4,13 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.client.TaskControl;
 import dev.quiver.distributed.client.WorkerClient;
-import dev.quiver.distributed.coordinator.spi.QueryEvent;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.operator.InOrderCoalesceExec;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskRouter;
-import dev.quiver.distributed.planner.AdaptivePlanning;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.PartitionSample;
 import dev.quiver.distributed.protocol.ProducerHead;
@@ -18,6 +18,7 @@ import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -47,7 +48,7 @@ import java.util.function.UnaryOperator;
  * </pre>
  * {@link #start()} checks the workers, then for each stage in order: closes it (its inputs are
  * dispatched), keeps the task count the planner chose (with adaptive task counts the
- * {@link AdaptiveStageLoop} sizes it instead), and dispatches its tasks (binding their stage inputs to
+ * {@link AdaptiveDispatch} sizes it instead), and dispatches its tasks (binding their stage inputs to
  * the producers' workers and their producer head to the consumer's task count). The head stage runs
  * on the caller's {@link TaskContext}; its stream is the query's result.
  *
@@ -66,19 +67,15 @@ import java.util.function.UnaryOperator;
  * v1 does not retry.
  */
 public final class DistributedQuery implements AutoCloseable {
-    /** The task setting that, when {@code false}, keeps the tasks' operator metrics out of the final plan. */
-    public static final String COLLECT_METRICS = "distributed.collect_metrics";
-
     private enum Phase { NEW, RUNNING, ENDING, DONE }
 
     private final String queryId;
-    /** The planned stages; with adaptive task counts a placeholder holding the single-node plan (the loop keeps the plan as it runs). */
-    private final DistributedPlan plan;
-    private final Optional<AdaptivePlanning> adaptive;
-    private volatile AdaptiveStageLoop adaptiveLoop;
+    /** The planned stages, or with adaptive task counts what AQE plans them with as the query runs. */
+    private final PlannedQuery planned;
+    private volatile AdaptiveDispatch adaptiveLoop;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
     private final TaskContext headContext;
-    private final Map<String, String> taskSettings;
+    private final Settings taskSettings;
     private final CoordinatorConfig config;
     private final CoordinatorMetrics metrics;
     private final QueryEvents events;
@@ -92,22 +89,18 @@ public final class DistributedQuery implements AutoCloseable {
     private boolean cancelled;
     private ExecutionPlan headPlan;
 
-    /**
-     * With {@code adaptive} present the query has adaptive task counts (DESIGN §5): {@code plan} is a
-     * placeholder until {@link #start()} has sized every stage ({@link AdaptiveStageLoop}).
-     */
-    DistributedQuery(String queryId, DistributedPlan plan, Optional<AdaptivePlanning> adaptive, List<WorkerClient> workers, TaskContext headContext,
-            Map<String, String> taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
+    /** With {@link PlannedQuery.Adaptive} the query has adaptive task counts (DESIGN §5): {@link #start()} sizes its stages ({@link AdaptiveDispatch}). */
+    DistributedQuery(String queryId, PlannedQuery planned, List<WorkerClient> workers, TaskContext headContext,
+            Settings taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
-        this.plan = requireNonNull(plan, "plan is null");
-        this.adaptive = requireNonNull(adaptive, "adaptive is null");
+        this.planned = requireNonNull(planned, "planned is null");
         requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
         this.headContext = requireNonNull(headContext, "headContext is null");
-        this.taskSettings = Map.copyOf(requireNonNull(taskSettings, "taskSettings is null"));
+        this.taskSettings = requireNonNull(taskSettings, "taskSettings is null");
         this.config = requireNonNull(config, "config is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.events = requireNonNull(events, "events is null");
-        boolean collectMetrics = !"false".equalsIgnoreCase(this.taskSettings.get(COLLECT_METRICS));
+        boolean collectMetrics = taskSettings.get(DistributedSettings.COLLECT_METRICS);
         this.tasks = new TaskTracker(lock, events, collectMetrics, this::fail, this::completeIfFinal, this::onSample);
         this.finalization = new MetricsFinalization(queryId, tasks, config.finalizationTimeout(), metrics, headContext.executor(),
                 this::completeIfFinal);
@@ -133,10 +126,10 @@ public final class DistributedQuery implements AutoCloseable {
         metrics.queryStarted();
         try {
             WorkerCheck.check(List.copyOf(workers.values()), config.version(), config.workerCheckTimeout(), headContext.executor());
-            if (adaptive.isPresent()) {
-                startAdaptive(adaptive.get());
+            if (planned instanceof PlannedQuery.Adaptive adaptive) {
+                startAdaptive(adaptive);
             } else {
-                startStatic();
+                startStatic(((PlannedQuery.Static) planned).plan());
             }
             QuiverException early = failureOrCancel();
             if (early != null) {
@@ -153,14 +146,14 @@ public final class DistributedQuery implements AutoCloseable {
     }
 
     /** AQE: stages are sized as they close, from their inputs' samples (the loop keeps the plan as it grows). */
-    private void startAdaptive(AdaptivePlanning planning) {
-        AdaptiveStageLoop loop = new AdaptiveStageLoop(this, planning, plan.singleNodePlan(), List.copyOf(workers.keySet()));
+    private void startAdaptive(PlannedQuery.Adaptive adaptive) {
+        AdaptiveDispatch loop = new AdaptiveDispatch(this, adaptive.planning(), adaptive.singleNodePlan(), List.copyOf(workers.keySet()));
         adaptiveLoop = loop;
         loop.run().ifPresent(head -> headPlan = head);
     }
 
     /** Static task counts: each stage is closed, keeps the planner's count and is dispatched, one at a time. */
-    private void startStatic() {
+    private void startStatic(DistributedPlan plan) {
         Map<Integer, List<WorkerAddress>> placed = new HashMap<>();
         TaskRouter router = new TaskRouter(List.copyOf(workers.keySet()));
         for (Stage stage : plan.stages()) {
@@ -369,7 +362,7 @@ public final class DistributedQuery implements AutoCloseable {
     }
 
     private void onSample(TaskId task, PartitionSample sample) {
-        AdaptiveStageLoop loop = adaptiveLoop;
+        AdaptiveDispatch loop = adaptiveLoop;
         if (loop != null) {
             loop.onSample(task, sample);
         }
@@ -385,8 +378,8 @@ public final class DistributedQuery implements AutoCloseable {
             }
             phase = Phase.DONE;
             List<OperatorMetricsSnapshot> head = headPlan == null ? List.of() : OperatorMetricsSnapshot.of(headPlan);
-            AdaptiveStageLoop loop = adaptiveLoop;
-            done = new FinalPlan(queryId, loop == null ? plan : loop.finalPlan(), tasks.reports(), head, Optional.ofNullable(failure),
+            AdaptiveDispatch loop = adaptiveLoop;
+            done = new FinalPlan(queryId, loop == null ? unstartedPlan() : loop.finalPlan(), tasks.reports(), head, Optional.ofNullable(failure),
                     loop == null ? Map.of() : loop.decisions());
             controls = tasks.controls();
         }
@@ -421,11 +414,20 @@ public final class DistributedQuery implements AutoCloseable {
             }
         }
         if (neverStarted) {
-            finalization.publishEmpty(new FinalPlan(queryId, plan, List.of(), List.of(), Optional.empty()));
+            finalization.publishEmpty(new FinalPlan(queryId, unstartedPlan(), List.of(), List.of(), Optional.empty()));
             return;
         }
         queryEnded(cancelled ? Outcome.CANCELLED : Outcome.CLOSED_EARLY, null);
         endTasks();
+    }
+
+    /** The plan a final report shows when AQE never ran: the static plan, or the single-node plan standing in as the head stage. */
+    private DistributedPlan unstartedPlan() {
+        if (planned instanceof PlannedQuery.Static fixed) {
+            return fixed.plan();
+        }
+        ExecutionPlan single = planned.singleNodePlan();
+        return new DistributedPlan(single, List.of(AdaptiveDispatch.unsizedHead(0, single, "the query ended before AQE sized its stages")));
     }
 
     /** Runs {@code task} on a thread of {@code executor}; false if the executor no longer takes work (it is closing). */

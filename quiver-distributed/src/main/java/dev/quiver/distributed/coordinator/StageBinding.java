@@ -9,7 +9,7 @@ import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
-import java.util.ArrayList;
+import dev.quiver.engine.execution.PlanTree;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,21 +44,7 @@ final class StageBinding {
 
     /** {@code plan} with each {@link StageInputExec} replaced by what {@code replace} makes of it; a subtree without one is kept as it is. */
     static ExecutionPlan replaceInputs(ExecutionPlan plan, Function<StageInputExec, ExecutionPlan> replace) {
-        if (plan instanceof StageInputExec input) {
-            return replace.apply(input);
-        }
-        List<ExecutionPlan> children = plan.children();
-        if (children.isEmpty()) {
-            return plan;
-        }
-        List<ExecutionPlan> replaced = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ExecutionPlan child : children) {
-            ExecutionPlan next = replaceInputs(child, replace);
-            changed |= next != child;
-            replaced.add(next);
-        }
-        return changed ? plan.withNewChildren(replaced) : plan;
+        return PlanTree.rewrite(plan, node -> node instanceof StageInputExec input ? replace.apply(input) : node);
     }
 
     /** The head the tasks of {@code producer} are bound to: what the consumer stage's input from it expects. */
@@ -81,15 +67,7 @@ final class StageBinding {
     }
 
     static Optional<StageInputExec> findInput(ExecutionPlan plan, int producerStageId) {
-        if (plan instanceof StageInputExec input && input.producerStageId() == producerStageId) {
-            return Optional.of(input);
-        }
-        for (ExecutionPlan child : plan.children()) {
-            Optional<StageInputExec> found = findInput(child, producerStageId);
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        return PlanTree.first(plan, node -> node instanceof StageInputExec input && input.producerStageId() == producerStageId)
+                .map(StageInputExec.class::cast);
     }
 }

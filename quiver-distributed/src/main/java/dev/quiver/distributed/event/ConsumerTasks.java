@@ -2,6 +2,8 @@ package dev.quiver.distributed.event;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import java.util.OptionalInt;
 
 /**
@@ -12,16 +14,22 @@ import java.util.OptionalInt;
  */
 public record ConsumerTasks(int tasks, boolean exact, OptionalInt partitionsPerConsumerTask) {
     public ConsumerTasks {
-        if (tasks < 1) {
-            throw new IllegalArgumentException("a consumer runs at least one task: " + tasks);
-        }
         requireNonNull(partitionsPerConsumerTask, "partitionsPerConsumerTask is null");
+        String asked = (exact ? "Exact(" : "Desired(") + tasks + (partitionsPerConsumerTask.isPresent() ? ", P_c=" + partitionsPerConsumerTask.getAsInt() : "") + ")";
+        if (tasks < 1) {
+            throw invalid(asked + ": a consumer runs at least one task");
+        }
         if (!exact && partitionsPerConsumerTask.isPresent()) {
-            throw new IllegalArgumentException("only an exact consumer count may set P_c");
+            throw invalid(asked + ": only an exact consumer count may set P_c");
         }
         if (partitionsPerConsumerTask.isPresent() && partitionsPerConsumerTask.getAsInt() < 1) {
-            throw new IllegalArgumentException("P_c must be at least 1: " + partitionsPerConsumerTask.getAsInt());
+            throw invalid(asked + ": P_c must be at least 1");
         }
+    }
+
+    /** A handler's answer that cannot be applied: a user error (the dispatcher names the handler). */
+    static QuiverException invalid(String problem) {
+        return new QuiverException(ErrorCode.INVALID_ARGUMENT, "invalid consumer count " + problem);
     }
 
     public static ConsumerTasks desired(int tasks) {

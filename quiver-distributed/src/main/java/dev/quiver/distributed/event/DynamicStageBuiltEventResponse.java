@@ -2,6 +2,7 @@ package dev.quiver.distributed.event;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import java.util.Optional;
@@ -22,7 +23,7 @@ public record DynamicStageBuiltEventResponse(Optional<ExecutionPlan> rewrittenPl
         requireNonNull(consumerTasks, "consumerTasks is null");
         requireNonNull(error, "error is null");
         if (error.isPresent() && (rewrittenPlan.isPresent() || consumerTasks.isPresent())) {
-            throw new IllegalArgumentException("a response that fails the query carries nothing else");
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "a response that fails the query carries nothing else");
         }
     }
 
@@ -56,7 +57,17 @@ public record DynamicStageBuiltEventResponse(Optional<ExecutionPlan> rewrittenPl
         return withConsumerTasks(ConsumerTasks.exact(tasks, partitionsPerConsumerTask));
     }
 
+    /**
+     * This response with the consumer count {@code tasks}. A response carries one count: asking for
+     * a second (an exact and then a desired one, say) fails with {@code INVALID_ARGUMENT} rather than
+     * silently keeping one of them.
+     */
     public DynamicStageBuiltEventResponse withConsumerTasks(ConsumerTasks tasks) {
-        return new DynamicStageBuiltEventResponse(rewrittenPlan, Optional.of(requireNonNull(tasks, "tasks is null")), error);
+        requireNonNull(tasks, "tasks is null");
+        if (consumerTasks.isPresent()) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "a stage-built response carries one consumer count; it already has "
+                    + consumerTasks.get() + ", so " + tasks + " cannot be added (an exact count overrides advisory ones: require only the exact one)");
+        }
+        return new DynamicStageBuiltEventResponse(rewrittenPlan, Optional.of(tasks), error);
     }
 }

@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.plan.TaskCountHint;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What both stage events say about one network boundary and the cluster it runs on (DESIGN §6).
@@ -26,11 +26,12 @@ import java.util.Map;
  * @param workerMemoryLimits each worker's memory pool limit in bytes (shared by every task it runs)
  * @param maxTasksPerStage the effective {@code distributed.max_tasks_per_stage} (W when the setting is 0)
  * @param maxTasksOrigin how that limit is named in errors
- * @param config the session's settings, e.g. {@code distributed.dynamic_bytes_per_partition}
+ * @param settings the session's settings, typed: e.g. {@code settings.get(EngineSettings.BATCH_SIZE)} or
+ *     {@code settings.get(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION)}
  */
 public record StageBoundary(String queryId, int producerStageId, int consumerStageId, BoundaryKind kind, List<PhysicalExpr> keys,
         int partitionsPerConsumerTask, ExecutionPlan consumerFragment, List<TaskCountHint> consumerHints, int workerCount,
-        List<Long> workerMemoryLimits, int maxTasksPerStage, String maxTasksOrigin, Map<String, String> config, PlanningMode mode) {
+        List<Long> workerMemoryLimits, int maxTasksPerStage, String maxTasksOrigin, Settings settings, PlanningMode mode) {
     public StageBoundary {
         requireNonNull(queryId, "queryId is null");
         requireNonNull(kind, "kind is null");
@@ -39,7 +40,7 @@ public record StageBoundary(String queryId, int producerStageId, int consumerSta
         consumerHints = List.copyOf(requireNonNull(consumerHints, "consumerHints is null"));
         workerMemoryLimits = List.copyOf(requireNonNull(workerMemoryLimits, "workerMemoryLimits is null"));
         requireNonNull(maxTasksOrigin, "maxTasksOrigin is null");
-        config = Map.copyOf(requireNonNull(config, "config is null"));
+        requireNonNull(settings, "settings is null");
         requireNonNull(mode, "mode is null");
         if (kind == BoundaryKind.COALESCE) {
             throw new IllegalArgumentException("a coalesce boundary has one consumer task and fires no stage event");
@@ -61,7 +62,7 @@ public record StageBoundary(String queryId, int producerStageId, int consumerSta
     /** This boundary with {@code P_c} set by a handler's exact count (what a later event at it reports). */
     public StageBoundary withPartitionsPerConsumerTask(int partitions) {
         return new StageBoundary(queryId, producerStageId, consumerStageId, kind, keys, partitions, consumerFragment, consumerHints, workerCount,
-                workerMemoryLimits, maxTasksPerStage, maxTasksOrigin, config, mode);
+                workerMemoryLimits, maxTasksPerStage, maxTasksOrigin, settings, mode);
     }
 
     /** How errors and origins name the boundary, e.g. {@code stage 2 → stage 3}. */

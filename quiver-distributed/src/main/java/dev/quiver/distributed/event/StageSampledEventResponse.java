@@ -2,6 +2,7 @@ package dev.quiver.distributed.event;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.util.Optional;
 
@@ -14,10 +15,11 @@ public record StageSampledEventResponse(Optional<ConsumerTasks> consumerTasks, O
         requireNonNull(consumerTasks, "consumerTasks is null");
         requireNonNull(error, "error is null");
         if (error.isPresent() && consumerTasks.isPresent()) {
-            throw new IllegalArgumentException("a response that fails the query carries nothing else");
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "a response that fails the query carries nothing else");
         }
         if (consumerTasks.isPresent() && consumerTasks.get().partitionsPerConsumerTask().isPresent()) {
-            throw new IllegalArgumentException("after sampling the consumer's P_c is fixed; only its task count may be set");
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "after sampling the consumer's P_c is fixed; only its task count may be set, not "
+                    + consumerTasks.get());
         }
     }
 

@@ -10,13 +10,15 @@ import dev.quiver.distributed.event.StageSampledEvent;
 import dev.quiver.distributed.event.StageSampledEventResponse;
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.operator.StageInputExec;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.stats.Estimate;
+import dev.quiver.engine.stats.Statistics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +27,8 @@ import java.util.function.Consumer;
 
 /**
  * The reference stage-event handler of DESIGN §6: sizes the consumer of a shuffle whose fragment
- * holds a grouped FINAL hash aggregate so that its hash tables fit the workers' memory, and
+ * holds a grouped FINAL or SINGLE hash aggregate (a {@code COUNT(DISTINCT x) ... GROUP BY k}, a
+ * {@code UNION}, a {@code SELECT DISTINCT}) so that its hash tables fit the workers' memory, and
  * requires that count exactly (advisory AQE sizes by bytes, and would coalesce a
  * high-cardinality GROUP BY into fewer tasks than its state needs).
  *
@@ -35,8 +38,10 @@ import java.util.function.Consumer;
  * (each row at most one group). The handler sizes for {@code safety × G} groups: the margin covers
  * the estimate's error, and because it is applied before the engine's power-of-two table
  * capacity, a margin that crosses a capacity step budgets the doubled table. With b bytes per
- * group ({@code GroupStateWidth}) and {@code P_c} partitions per task, one task holds
- * {@code taskBytes(n, P_c) = P_c × b × capacity(ceil(safety·G / (n·P_c)))}. A worker runs
+ * group slot ({@code GroupStateWidth}), the groups' strings (their widths from the producer's
+ * sampled or estimated row bytes) and a DISTINCT aggregate's {@code (group, value)} pairs
+ * ({@link GroupState}), and {@code P_c} partitions per task, one task holds
+ * {@code taskBytes(n, P_c) = P_c × (b × capacity(ceil(safety·G / (n·P_c))) + strings + pairs)}. A worker runs
  * {@code ceil(n/W)} of them next to {@code ceil(T_p/W)} producer tasks, of which the handler
  * counts one batch per partition: what a producer holds beyond that gives way under pressure
  * (a PARTIAL aggregate emits what it holds, a sampler stops buffering) instead of failing.
@@ -115,8 +120,11 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         long groups = catalog.orElse(rows);
         String source = catalog.isPresent() ? "catalog distinct counts" : "at most the producer's ~" + rows + " output rows";
         double rowBytes = event.producerCost().outputRows() > 0 ? (double) event.producerCost().outputBytes() / event.producerCost().outputRows() : 64;
-        return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, onlyInput(event.boundary())));
+        double strings = GroupStateWidth.stringBytes(event.producerPlan().schema(), rowBytes);
+        GroupState state = GroupState.of(aggregate.get(), groups, rows, strings,
+                column -> GroupCardinality.distinct(event.producerPlan(), column));
+        return Optional.of(size(event.boundary(), aggregate.get(), state, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, onlyInput(event.boundary()), 1));
     }
 
     @Override
@@ -127,7 +135,10 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
 
     /**
      * What {@link #onStageSampled} decides: the sizing from the sampled statistics, empty when the
-     * boundary has no grouped FINAL aggregate above it or the sample is only a lower bound.
+     * boundary has no grouped FINAL aggregate above it or the sample is only a lower bound. An exact
+     * count the stage-built event left (this handler's, from estimates) is a floor: once the producer
+     * runs, a consumer count may be raised or confirmed but not lowered (DESIGN §6), so the sizing
+     * starts from it.
      */
     public Optional<AggregateSizing> sizing(StageSampledEvent event) {
         Optional<HashAggregateExec> aggregate = finalAggregate(event.boundary());
@@ -141,9 +152,15 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
         long groups = sketched ? Math.max(1, event.sampled().distinctKeys()) : rows;
         String source = sketched ? "key sketch of the sampled producer" : "at most the producer's ~" + rows + " sampled rows";
         double rowBytes = event.sampled().rows() > 0 ? (double) event.sampled().bytes() / event.sampled().rows() : 64;
-        // the producer is running: its head's P_c is fixed, only the count may change
-        return Optional.of(size(event.boundary(), aggregate.get(), groups, source, event.producerTasks(),
-                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, false));
+        double strings = GroupStateWidth.stringBytes(event.producerPlan().schema(), rowBytes);
+        Statistics sampled = event.sampled().statistics();
+        GroupState state = GroupState.of(aggregate.get(), groups, rows, strings, column -> {
+            Estimate distinct = column < sampled.columns().size() ? sampled.columns().get(column).distinctCount() : Estimate.absent();
+            return distinct.isKnown() ? OptionalLong.of(distinct.value()) : OptionalLong.empty();
+        });
+        // the producer is running: its head's P_c is fixed, only the count may change, and not below the stage-built exact
+        return Optional.of(size(event.boundary(), aggregate.get(), state, source, event.producerTasks(),
+                event.producerPlan().outputPartitioning().partitionCount(), rowBytes, false, event.exactConsumerTasks().orElse(1)));
     }
 
     /**
@@ -154,32 +171,41 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
      */
     public AggregateSizing size(StageBoundary boundary, HashAggregateExec aggregate, long groups, String groupsSource, int producerTasks,
             int producerPartitions, double producerRowBytes, boolean mayChoosePartitions) {
-        long bytesPerGroup = GroupStateWidth.bytesPerGroup(aggregate.groupExprs().stream().map(PhysicalExpr::type).toList(), aggregate.aggregates());
-        long sizedGroups = (long) Math.ceil(safetyFactor * groups);
+        GroupState state = GroupState.of(aggregate, groups, groups, GroupStateWidth.DEFAULT_STRING_BYTES, column -> OptionalLong.empty());
+        return size(boundary, aggregate, state, groupsSource, producerTasks, producerPartitions, producerRowBytes, mayChoosePartitions, 1);
+    }
+
+    /** Like the other {@code size}, for the modelled {@code state} and trying no count below {@code minTasks}. */
+    AggregateSizing size(StageBoundary boundary, HashAggregateExec aggregate, GroupState state, String groupsSource, int producerTasks,
+            int producerPartitions, double producerRowBytes, boolean mayChoosePartitions, int minTasks) {
+        long groups = state.groups();
         int workers = boundary.workerCount();
         int planned = boundary.partitionsPerConsumerTask();
         long batchRows = batchRows(boundary);
         long coResident = ceilDiv(producerTasks, workers) * producerPartitions * (long) Math.ceil(batchRows * producerRowBytes);
         long limit = boundary.minWorkerMemoryLimit();
-        for (int n = 1; n <= boundary.maxTasksPerStage(); n++) {
+        for (int n = Math.max(1, minTasks); n <= boundary.maxTasksPerStage(); n++) {
             for (int partitions : partitionChoices(planned, mayChoosePartitions)) {
-                long taskBytes = taskBytes(sizedGroups, n, partitions, bytesPerGroup);
+                long taskBytes = state.taskBytes(safetyFactor, n, partitions);
                 long workerBytes = ceilDiv(n, workers) * taskBytes + coResident;
                 if (workerBytes <= limit) {
-                    return new AggregateSizing(groups, groupsSource, bytesPerGroup, n, workers, partitions, taskBytes, workerBytes, coResident, limit);
+                    return new AggregateSizing(groups, groupsSource, state.averageBytesPerGroup(), n, workers, partitions, taskBytes,
+                            state.taskBytes(1.0, n, partitions), workerBytes, coResident, limit);
                 }
             }
         }
         long perWorkerGroups = ceilDiv(groups, workers);
-        long best = partitionChoices(planned, mayChoosePartitions).stream().mapToLong(p -> taskBytes(sizedGroups, workers, p, bytesPerGroup)).min()
+        long best = partitionChoices(planned, mayChoosePartitions).stream().mapToLong(p -> state.taskBytes(safetyFactor, workers, p)).min()
                 .orElseThrow() + coResident;
         String why = boundary.maxTasksPerStage() < workers
                 ? "even " + boundary.maxTasksPerStage() + " tasks (the limit, " + boundary.maxTasksOrigin() + ") do not fit"
                 : "even spread over all W=" + workers + " workers, G/W=" + perWorkerGroups + " groups need ~" + best + " bytes per worker";
+        String distinct = state.distinct().isEmpty() ? "" : " and " + state.distinct().stream().mapToLong(GroupState.Pairs::pairs).sum()
+                + " distinct (group, value) pairs";
         throw new QuiverException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "the GROUP BY of " + aggregate.displayLine() + " at " + boundary.describe()
-                + " has G=" + groups + " groups (" + groupsSource + ") of " + bytesPerGroup + " bytes each (sized for " + safetyFactor + " × G, with "
-                + coResident + " bytes of co-resident producer batches); " + why + ", more than the worker memory limit of " + limit
-                + " bytes; add workers, raise the workers' memory limit or reduce the groups");
+                + " has G=" + groups + " groups (" + groupsSource + ")" + distinct + ", ~" + state.averageBytesPerGroup() + " bytes per group (sized for "
+                + safetyFactor + " × G, with " + coResident + " bytes of co-resident producer batches); " + why
+                + ", more than the worker memory limit of " + limit + " bytes; add workers, raise the workers' memory limit or reduce the groups");
     }
 
     /** The planned {@code P_c} first, then (when allowed) the others from half to twice it, nearest first. */
@@ -213,11 +239,14 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
      * reservation peak exactly; see AggregateMemorySizingHandlerTest).
      */
     static long taskBytes(long groups, int tasks, int partitions, long bytesPerGroup) {
-        long perPartition = ceilDiv(groups, (long) tasks * partitions);
-        return partitions * bytesPerGroup * GroupStateWidth.capacityFor(perPartition);
+        return new GroupState(groups, bytesPerGroup, 0, List.of()).taskBytes(1.0, tasks, partitions);
     }
 
-    /** The grouped FINAL aggregate of the consumer fragment that reads this boundary's shuffle, if any. */
+    /**
+     * The grouped FINAL or SINGLE aggregate of the consumer fragment that reads this boundary's
+     * shuffle, if any: FINAL above a partial one, SINGLE where the rows are shuffled as they are
+     * ({@code COUNT(DISTINCT x) ... GROUP BY k}, {@code UNION} and {@code SELECT DISTINCT}).
+     */
     static Optional<HashAggregateExec> finalAggregate(StageBoundary boundary) {
         if (boundary.kind() != BoundaryKind.SHUFFLE) {
             return Optional.empty();
@@ -226,39 +255,21 @@ public final class AggregateMemorySizingHandler implements StageEventHandler {
     }
 
     private static Optional<HashAggregateExec> find(ExecutionPlan plan, int producerStageId) {
-        if (plan instanceof HashAggregateExec aggregate && aggregate.mode() == AggregateMode.FINAL && !aggregate.groupExprs().isEmpty()
-                && reads(aggregate.input(), producerStageId)) {
-            return Optional.of(aggregate);
-        }
-        for (ExecutionPlan child : plan.children()) {
-            Optional<HashAggregateExec> found = find(child, producerStageId);
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        return PlanTree.first(plan, node -> node instanceof HashAggregateExec aggregate && aggregate.mode() != AggregateMode.PARTIAL
+                && !aggregate.groupExprs().isEmpty() && reads(aggregate.input(), producerStageId)).map(HashAggregateExec.class::cast);
     }
 
     private static boolean reads(ExecutionPlan plan, int producerStageId) {
-        return plan instanceof StageInputExec input ? input.producerStageId() == producerStageId
-                : plan.children().stream().anyMatch(child -> reads(child, producerStageId));
+        return PlanTree.anyMatch(plan, node -> node instanceof StageInputExec input && input.producerStageId() == producerStageId);
     }
 
-    /** The session's {@code batch_size}: the rows of a producer batch; the engine's default when it is not set (or not a number). */
+    /** The session's {@code batch_size}: the rows of a producer batch. */
     private static long batchRows(StageBoundary boundary) {
-        String value = boundary.config().get("batch_size");
-        if (value == null) {
-            return ExecutionConfig.DEFAULT_BATCH_SIZE;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return ExecutionConfig.DEFAULT_BATCH_SIZE;
-        }
+        return boundary.settings().get(EngineSettings.BATCH_SIZE);
     }
 
     private static int stageInputs(ExecutionPlan plan) {
-        return (plan instanceof StageInputExec ? 1 : 0) + plan.children().stream().mapToInt(AggregateMemorySizingHandler::stageInputs).sum();
+        return PlanTree.nodesOf(plan, StageInputExec.class).size();
     }
 
     private static long ceilDiv(long a, long b) {

@@ -5,7 +5,7 @@ import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
-import java.util.ArrayList;
+import dev.quiver.engine.execution.PlanTree;
 import java.util.List;
 
 /**
@@ -26,8 +26,7 @@ public final class StageConsistency {
                 if (task.outputPartitioning().partitionCount() != stage.partitionsPerTask()) {
                     throw fail(stage, "a task plan has " + task.outputPartitioning().partitionCount() + " partitions, the stage says " + stage.partitionsPerTask());
                 }
-                List<StageInputExec> inputs = new ArrayList<>();
-                collect(task, inputs);
+                List<StageInputExec> inputs = PlanTree.nodesOf(task, StageInputExec.class);
                 List<Integer> producers = inputs.stream().map(StageInputExec::producerStageId).toList();
                 if (!producers.equals(stage.inputStageIds())) {
                     throw fail(stage, "a task plan reads stages " + producers + ", the stage says " + stage.inputStageIds());
@@ -71,10 +70,4 @@ public final class StageConsistency {
         return new QuiverException(ErrorCode.PLAN_ERROR, "stage " + stage.stageId() + " does not fit the plan: " + problem);
     }
 
-    private static void collect(ExecutionPlan plan, List<StageInputExec> inputs) {
-        if (plan instanceof StageInputExec input) {
-            inputs.add(input);
-        }
-        plan.children().forEach(child -> collect(child, inputs));
-    }
 }

@@ -39,7 +39,7 @@ public final class TaskEstimators {
     public TaskCountHint taskCount(ExecutionPlan leaf, DistributedPlannerSettings settings) {
         return forLeaf(leaf).map(estimator -> hint(estimator, leaf, settings))
                 .orElseGet(() -> TaskCountHint.exact(1, leaf.name() + " has no TaskEstimator (" + leaf.getClass().getName()
-                        + "), so it runs as one task"));
+                        + "), so it runs as one task; register one with QuerySession.Builder.taskEstimator or a QuiverPlugin"));
     }
 
     /** The leaf's per-task variants, checked against the {@link TaskEstimator#scaleUpLeafNode} contract. */

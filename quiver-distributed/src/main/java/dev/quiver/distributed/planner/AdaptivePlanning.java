@@ -3,37 +3,38 @@ package dev.quiver.distributed.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.aqe.CostModel;
-import dev.quiver.distributed.plan.StageHintSource;
+import dev.quiver.distributed.config.DistributedSettings;
 
 /**
- * What a query with adaptive task counts (DESIGN §5, {@code distributed.dynamic_task_count=true})
- * is planned with at run time: the planner that cuts and sizes its stages, the cost model,
- * {@code distributed.dynamic_bytes_per_partition} (the cost budget of one partition),
- * {@code distributed.sample_bytes_per_partition} (each producer partition's sample budget), and
- * the extra hints of a stage (the hook where the stage-built events of DESIGN §6 plug in:
- * handlers' consumer counts arrive as hints and merge by the hint rules), and the
- * {@link AdaptiveStageEvents} that fire those events.
+ * How a query with adaptive task counts (DESIGN §5, {@code distributed.dynamic_task_count=true}) is
+ * planned at run time: the planner (whose settings hold {@code distributed.dynamic_bytes_per_partition},
+ * the cost budget of one partition, and {@code distributed.sample_bytes_per_partition}, each producer
+ * partition's sample budget) and its stage events (DESIGN §6). The coordinator runs the
+ * {@link StagePlanningLoop} with {@link #statistics} over the samples of the stages it dispatched.
  */
-public record AdaptivePlanning(DistributedPlanner planner, CostModel costModel, long dynamicBytesPerPartition, long sampleBytesPerPartition,
-        StageHintSource stageHints, AdaptiveStageEvents stageEvents) {
+public record AdaptivePlanning(DistributedPlanner planner, StageEvents events) {
     public AdaptivePlanning {
         requireNonNull(planner, "planner is null");
-        requireNonNull(costModel, "costModel is null");
-        requireNonNull(stageHints, "stageHints is null");
-        requireNonNull(stageEvents, "stageEvents is null");
-        if (dynamicBytesPerPartition < 1 || sampleBytesPerPartition < 1) {
-            throw new IllegalArgumentException("distributed.dynamic_bytes_per_partition and distributed.sample_bytes_per_partition must be positive: "
-                    + dynamicBytesPerPartition + ", " + sampleBytesPerPartition);
-        }
+        requireNonNull(events, "events is null");
     }
 
-    /** The built-in cost model and no stage-event handlers. */
-    public static AdaptivePlanning of(DistributedPlanner planner, long dynamicBytesPerPartition, long sampleBytesPerPartition) {
-        return new AdaptivePlanning(planner, new CostModel(), dynamicBytesPerPartition, sampleBytesPerPartition, StageHintSource.none(), AdaptiveStageEvents.none());
+    /** Without stage-event handlers. */
+    public static AdaptivePlanning of(DistributedPlanner planner) {
+        return new AdaptivePlanning(planner, StageEvents.none());
     }
 
-    /** With stage-event handlers: {@code events} sees every stage, and its consumer counts arrive as {@code hints}. */
-    public AdaptivePlanning withStageEvents(AdaptiveStageEvents events, StageHintSource hints) {
-        return new AdaptivePlanning(planner, costModel, dynamicBytesPerPartition, sampleBytesPerPartition, hints, events);
+    /** {@code distributed.dynamic_bytes_per_partition}. */
+    public long dynamicBytesPerPartition() {
+        return planner.settings().settings().get(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION);
+    }
+
+    /** {@code distributed.sample_bytes_per_partition}. */
+    public long sampleBytesPerPartition() {
+        return planner.settings().settings().get(DistributedSettings.SAMPLE_BYTES_PER_PARTITION);
+    }
+
+    /** The statistics of the loop: each stage sized by its cost over {@code samples} of its inputs. */
+    public SampledStageStatistics statistics(SampledStageStatistics.Samples samples) {
+        return new SampledStageStatistics(planner.settings(), planner.estimators(), new CostModel(), dynamicBytesPerPartition(), samples);
     }
 }

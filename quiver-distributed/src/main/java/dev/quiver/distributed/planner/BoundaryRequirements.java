@@ -41,7 +41,32 @@ public record BoundaryRequirements(StageBoundary boundary, List<HandlerCount> co
         return new BoundaryRequirements(boundary, next);
     }
 
-    /** The hints to merge into the consumer stage's hints (through {@code StageHintSource} or {@code DistributedPlanner.size}). */
+    /**
+     * These requirements with {@code handler}'s answer to the stage-sampled event (DESIGN §6): it
+     * replaces the handler's stage-built count, the same decision with better statistics, under one
+     * rule — an exact from the stage-built event was validated before the producer was dispatched,
+     * so the sampled answer may confirm or raise it (the consumer is never coalesced below it) but
+     * not lower it or turn it into a Desired; the {@code P_c} it came with stays (the producer runs
+     * with it). A sampled answer against that rule fails with {@code TASK_COUNT_CONFLICT} naming both
+     * events.
+     */
+    public BoundaryRequirements withSampled(String handler, ConsumerTasks tasks) {
+        Optional<HandlerCount> built = counts.stream().filter(count -> count.handler().equals(handler)).findFirst();
+        if (built.isEmpty() || !built.get().tasks().exact()) {
+            return with(handler, tasks);
+        }
+        ConsumerTasks before = built.get().tasks();
+        if (!tasks.exact() || tasks.tasks() < before.tasks()) {
+            String origin = HandlerCount.origin(handler, boundary);
+            throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, origin + " answered the stage-sampled event with " + tasks + " after requiring "
+                    + before + " at the stage-built event; once the producer is dispatched an exact consumer count may only be confirmed or raised, "
+                    + "never lowered or made advisory");
+        }
+        return with(handler, before.partitionsPerConsumerTask().isPresent() ? ConsumerTasks.exact(tasks.tasks(), before.partitionsPerConsumerTask().getAsInt())
+                : tasks);
+    }
+
+    /** The hints to merge into the consumer stage's hints when {@link StagePlanningLoop} sizes it. */
     public List<TaskCountHint> hints() {
         return counts.stream().map(HandlerCount::hint).toList();
     }

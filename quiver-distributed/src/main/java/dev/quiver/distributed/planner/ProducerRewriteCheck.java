@@ -7,8 +7,8 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,7 +47,7 @@ final class ProducerRewriteCheck {
     }
 
     private static boolean containsSampler(ExecutionPlan plan) {
-        return plan instanceof SamplerExec || plan.children().stream().anyMatch(ProducerRewriteCheck::containsSampler);
+        return PlanTree.anyMatch(plan, SamplerExec.class::isInstance);
     }
 
     private static boolean sameInputs(List<StageInputExec> before, List<StageInputExec> after) {
@@ -71,16 +71,7 @@ final class ProducerRewriteCheck {
         return inputs.stream().map(input -> input.kind() + " from stage " + input.producerStageId()).toList().toString();
     }
 
-    static List<StageInputExec> inputs(ExecutionPlan plan) {
-        List<StageInputExec> inputs = new ArrayList<>();
-        collect(plan, inputs);
-        return inputs;
-    }
-
-    private static void collect(ExecutionPlan plan, List<StageInputExec> inputs) {
-        if (plan instanceof StageInputExec input) {
-            inputs.add(input);
-        }
-        plan.children().forEach(child -> collect(child, inputs));
+    private static List<StageInputExec> inputs(ExecutionPlan plan) {
+        return PlanTree.nodesOf(plan, StageInputExec.class);
     }
 }

@@ -11,8 +11,8 @@ import dev.quiver.distributed.protocol.ProducerHead;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.expr.PhysicalExpr;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,7 +77,7 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
     /**
      * The consumer's fragment reading this shuffle with this layout's {@code P_c}, before it is sized
      * (the sizer keeps a shuffle input's {@code P_c}, and the stage's {@code P} follows it). Whether
-     * the consumer's other shuffle inputs agree is {@link #checkShuffleInputs}'s to say, once their
+     * the consumer's other shuffle inputs agree is {@code ConsumerRequirements}' to say, once their
      * boundaries are decided; a consumer with several shuffle inputs (a partitioned join, whose
      * inputs must match at every step) takes them together with {@link #withInputPartitions}.
      */
@@ -96,49 +96,15 @@ public record ShuffleLayout(int producerStageId, List<PhysicalExpr> keys, int pr
         return consumer.withPlan(plan);
     }
 
-    /**
-     * Checks the {@code P_c} of {@code consumer}'s shuffle inputs whose boundaries are decided (in
-     * {@code decided}, by producer stage id): a consumer that reads several shuffles (a partitioned
-     * join) runs each partition over matching partitions of all of them, so they must agree —
-     * otherwise {@code TASK_COUNT_CONFLICT} naming both origins (a handler's override, or the planned
-     * {@code P_c}). Called as each boundary is decided, so that a disagreement fails before the
-     * producer that brings it is dispatched.
-     */
-    public static void checkShuffleInputs(StageFragment consumer, Map<Integer, BoundaryRequirements> decided) {
-        BoundaryRequirements first = null;
-        for (StageInputExec input : ProducerRewriteCheck.inputs(consumer.plan())) {
-            BoundaryRequirements required = decided.get(input.producerStageId());
-            if (input.kind() != BoundaryKind.SHUFFLE || required == null) {
-                continue;
-            }
-            if (first == null) {
-                first = required;
-            } else if (first.effectivePartitionsPerConsumerTask() != required.effectivePartitionsPerConsumerTask()) {
-                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "stage " + consumer.stageId() + " reads stage "
-                        + first.boundary().producerStageId() + " with P_c=" + first.effectivePartitionsPerConsumerTask() + " (" + first.partitionsOrigin()
-                        + ") and stage " + required.boundary().producerStageId() + " with P_c=" + required.effectivePartitionsPerConsumerTask() + " ("
-                        + required.partitionsOrigin() + "); the partitions of a stage's shuffle inputs must match");
-            }
-        }
-    }
-
     private static ExecutionPlan replaceInputs(ExecutionPlan plan, Map<Integer, Integer> partitions) {
-        if (plan instanceof StageInputExec input) {
+        return PlanTree.rewrite(plan, node -> {
+            if (!(node instanceof StageInputExec input)) {
+                return node;
+            }
             Integer pc = input.kind() == BoundaryKind.SHUFFLE ? partitions.get(input.producerStageId()) : null;
             return pc != null && input.partitionsPerConsumerTask() != pc
                     ? input.withCounts(input.producerTasks(), input.producerPartitions(), input.consumerTasks(), pc)
                     : input;
-        }
-        if (plan.children().isEmpty()) {
-            return plan;
-        }
-        List<ExecutionPlan> children = new ArrayList<>();
-        boolean changed = false;
-        for (ExecutionPlan child : plan.children()) {
-            ExecutionPlan next = replaceInputs(child, partitions);
-            changed |= next != child;
-            children.add(next);
-        }
-        return changed ? plan.withNewChildren(children) : plan;
+        });
     }
 }

@@ -9,6 +9,7 @@ import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
@@ -20,14 +21,16 @@ import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.NestedLoopJoinExec;
 import dev.quiver.engine.operator.join.PartitionMode;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
+import dev.quiver.engine.operator.recursive.RecursiveUnionExec;
 import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.operator.window.WindowExec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The first planner pass: cuts a single-node plan into stages at the network boundaries of
+ * The planner pass after the preparatory ones: cuts a single-node plan into stages at the network boundaries of
  * DESIGN §4 and records the hints nodes give for their stage's task count.
  *
  * <ul>
@@ -39,9 +42,9 @@ import java.util.OptionalInt;
  *   <li>The build (left) side of a collect-left {@link HashJoinExec} or of a
  *       {@link NestedLoopJoinExec} is a <b>broadcast</b> when the join emits no unmatched build rows
  *       (INNER, RIGHT, RIGHT_SEMI, RIGHT_ANTI). Any other such join keeps its build side in the
- *       stage and makes the stage {@code Exact(1)}. With {@code broadcast_joins=false} a
- *       collect-left hash join is planned partitioned instead (both sides shuffled on the keys);
- *       a nested-loop join, having no keys, is {@code Exact(1)}.</li>
+ *       stage and makes the stage {@code Exact(1)}. With {@code broadcast_joins=false} there is no
+ *       collect-left hash join left (the preparatory pass {@link PartitionedJoins} planned them
+ *       partitioned), and a nested-loop join, having no keys, is {@code Exact(1)}.</li>
  *   <li>The head stage is the root's stage when that gathers through a coalesce into one
  *       partition and reads no source; otherwise a head stage coalescing the root's stage is added.</li>
  *   <li>A node that needs all its input in one partition (global limit, single-partition sort,
@@ -96,6 +99,11 @@ final class StageCutter {
     }
 
     private ExecutionPlan rewrite(ExecutionPlan node, StageDraft draft) {
+        if (node instanceof RecursiveUnionExec) {
+            // its parts run again and again in the task that holds the rows they read: no boundary inside, one task
+            draft.nodeHints.add(TaskCountHint.exact(1, "RecursiveUnionExec runs its recursive part in one task, over rows that task holds"));
+            return node;
+        }
         if (node instanceof RepartitionExec repartition && repartition.outputPartitioning() instanceof Partitioning.Hash hash) {
             return input(stage(repartition.input()), BoundaryKind.SHUFFLE, hash.keys(), hash.partitionCount(), draft);
         }
@@ -124,13 +132,7 @@ final class StageCutter {
     }
 
     private ExecutionPlan collectLeft(HashJoinExec join, StageDraft draft) {
-        if (!settings.broadcastJoins()) {
-            int partitions = settings.targetPartitions();
-            HashJoinExec partitioned = new HashJoinExec(new RepartitionExec(join.left(), new Partitioning.Hash(join.leftKeys(), partitions)),
-                    new RepartitionExec(join.right(), new Partitioning.Hash(join.rightKeys(), partitions)), join.leftKeys(), join.rightKeys(),
-                    join.joinType(), join.filter(), PartitionMode.PARTITIONED);
-            return rewrite(partitioned, draft);
-        }
+        // with broadcast_joins=false the preparatory pass (PartitionedJoins) left no collect-left hash join
         if (!join.joinType().emitsBuildRowsAfterProbe()) {
             return broadcast(join, draft);
         }
@@ -181,25 +183,39 @@ final class StageCutter {
         boolean needsWhole = node instanceof GlobalLimitExec
                 || node instanceof SortExec sort && !sort.preservePartitioning()
                 || node instanceof HashAggregateExec aggregate && aggregate.mode() != AggregateMode.PARTIAL
-                        && !(aggregate.input().outputPartitioning() instanceof Partitioning.Hash);
+                        && !(aggregate.input().outputPartitioning() instanceof Partitioning.Hash)
+                // a window needs each of its window partitions whole
+                || node instanceof WindowExec window && !shuffledOnPartitionKeys(window);
         if (!needsWhole || readsOnlyWholeInputs(node.children().get(0))) {
             return Optional.empty();
         }
         return Optional.of(TaskCountHint.exact(1, node.name() + " needs all of its input in one partition, which a split stage cannot give"));
     }
 
-    private static boolean readsNoSource(ExecutionPlan plan) {
-        if (plan.children().isEmpty()) {
-            return plan instanceof StageInputExec || plan instanceof ValuesExec;
+    /**
+     * Whether every window partition of {@code window} is within one task: its input comes, through
+     * sorts that keep the partitioning and other window operators, from a shuffle on (some of) its
+     * partition keys.
+     */
+    private static boolean shuffledOnPartitionKeys(WindowExec window) {
+        if (window.partitionKeys().isEmpty()) {
+            return false;
         }
-        return plan.children().stream().allMatch(StageCutter::readsNoSource);
+        ExecutionPlan input = window.input();
+        while (input instanceof SortExec sort && sort.preservePartitioning() || input instanceof WindowExec) {
+            input = input.children().get(0);
+        }
+        // rows with equal partition keys have equal values of any subset of them, so a shuffle on a subset suffices
+        return input instanceof StageInputExec stageInput && stageInput.kind() == BoundaryKind.SHUFFLE && !stageInput.keys().isEmpty()
+                && window.partitionKeys().containsAll(stageInput.keys());
+    }
+
+    private static boolean readsNoSource(ExecutionPlan plan) {
+        return PlanTree.leaves(plan).stream().allMatch(leaf -> leaf instanceof StageInputExec || leaf instanceof ValuesExec);
     }
 
     /** Whether every leaf below is a coalesce or broadcast input, so that every task sees all of it. */
     private static boolean readsOnlyWholeInputs(ExecutionPlan plan) {
-        if (plan.children().isEmpty()) {
-            return plan instanceof StageInputExec input && input.kind() != BoundaryKind.SHUFFLE;
-        }
-        return plan.children().stream().allMatch(StageCutter::readsOnlyWholeInputs);
+        return PlanTree.leaves(plan).stream().allMatch(leaf -> leaf instanceof StageInputExec input && input.kind() != BoundaryKind.SHUFFLE);
     }
 }

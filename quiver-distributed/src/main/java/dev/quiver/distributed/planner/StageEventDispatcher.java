@@ -78,7 +78,8 @@ public final class StageEventDispatcher {
 
     /**
      * Fires {@code event} (the producer sampled, its consumer not sized yet) at every handler in
-     * order. A handler's count here replaces its own count from the stage-built event.
+     * order. A handler's count here replaces its own count from the stage-built event, which it may
+     * confirm or raise but not lower ({@link BoundaryRequirements#withSampled}).
      *
      * @param built what the stage-built event left for this boundary
      * @return the boundary's requirements to size the consumer with
@@ -97,7 +98,7 @@ public final class StageEventDispatcher {
                 throw failed(handler, event.boundary().describe(), response.error().get());
             }
             if (response.consumerTasks().isPresent()) {
-                requirements = requirements.with(handler.name(), response.consumerTasks().get());
+                requirements = requirements.withSampled(handler.name(), response.consumerTasks().get());
             }
         }
         return requirements;
@@ -114,7 +115,11 @@ public final class StageEventDispatcher {
     /** The handler's response; its error, or what it throws, fails the query naming the handler. */
     private static <R> R call(StageEventHandler handler, StageBoundary boundary, String kind, Supplier<R> respond) {
         try {
-            return requireNonNull(respond.get(), "handler " + handler.name() + " returned no response");
+            R response = respond.get();
+            if (response == null) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "it returned no response to the " + kind + " event (return unchanged() to change nothing)");
+            }
+            return response;
         } catch (QuiverException e) {
             throw failed(handler, boundary.describe(), e);
         } catch (RuntimeException e) {

@@ -12,6 +12,7 @@ import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanTree;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,45 +22,36 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The second planner pass: sizes one {@link StageFragment} once the stages it reads are sized.
- * Its hints are its nodes' hints, its source leaves' hints ({@link #leafHint}: from the
- * {@link TaskEstimators}, a leaf without an estimator being {@code Exact(1)}; only the exact ones
- * when sizing adaptively), the caller's extra hints and, when sizing statically,
- * {@code Desired(T_p)} for each shuffle input, so that a stage fed only by stage inputs wants as
- * many tasks as its largest input. They merge by {@link TaskCountHints#merge}.
- * The sizer then fixes the counts of the stage's inputs and builds each task's plan from its
- * leaves' per-task variants.
+ * The planner pass that sizes one {@link StageFragment} once the stages it reads are sized: its
+ * nodes' hints and the caller's (from the statistics and the handlers,
+ * {@link StagePlanningLoop}) merge by {@link TaskCountHints#merge} under the task limit; then the
+ * counts of the stage's inputs are fixed and each task's plan is built from its leaves' per-task
+ * variants.
+ *
+ * <p>The task limit is {@code max_tasks_per_stage}, and, for a stage reading shuffles, what keeps
+ * every producer's {@code P_c × T_c} hash partitions within {@code distributed.max_partitions_per_task}:
+ * a Desired is clamped to it, an Exact above it fails naming both origins.
  */
 final class StageSizer {
     private StageSizer() {}
 
-    static Stage size(StageFragment fragment, Collection<Stage> producers, List<TaskCountHint> extraHints, DistributedPlanner.SizingMode mode,
-            DistributedPlannerSettings settings, TaskEstimators estimators) {
+    static Stage size(StageFragment fragment, Collection<Stage> producers, List<TaskCountHint> extraHints, DistributedPlannerSettings settings,
+            TaskEstimators estimators) {
         List<TaskCountHint> hints = new ArrayList<>(fragment.nodeHints());
-        List<ExecutionPlan> leaves = new ArrayList<>();
-        collectLeaves(fragment.plan(), leaves);
-        for (ExecutionPlan leaf : leaves) {
-            if (!(leaf instanceof StageInputExec input)) {
-                leafHint(leaf, mode, settings, estimators).ifPresent(hints::add);
-            } else if (mode == DistributedPlanner.SizingMode.STATIC) {
-                Stage producer = producer(producers, fragment, input);
-                if (input.kind() == BoundaryKind.SHUFFLE) {
-                    hints.add(TaskCountHint.desired(producer.taskCount(), "shuffle input from stage " + producer.stageId() + " (" + producer.taskCount() + " tasks)"));
-                }
-            }
-        }
         hints.addAll(extraHints);
-        TaskCountHint hint = TaskCountHints.merge("stage " + fragment.stageId(), hints, settings.effectiveMaxTasksPerStage(), settings.maxTasksOrigin());
+        Limit limit = limit(fragment, settings);
+        TaskCountHint hint = TaskCountHints.merge("stage " + fragment.stageId(), hints, limit.tasks(), limit.origin());
         int taskCount = hint.taskCount();
         Map<ExecutionPlan, List<ExecutionPlan>> variants = new IdentityHashMap<>();
-        for (ExecutionPlan leaf : leaves) {
+        for (ExecutionPlan leaf : PlanTree.leaves(fragment.plan())) {
             variants.put(leaf, leaf instanceof StageInputExec input
                     ? Collections.nCopies(taskCount, sized(input, producer(producers, fragment, input), taskCount))
                     : estimators.scaleUpLeafNode(leaf, taskCount, leaf.outputPartitioning().partitionCount()));
         }
         List<ExecutionPlan> taskPlans = new ArrayList<>(taskCount);
         for (int task = 0; task < taskCount; task++) {
-            taskPlans.add(replaceLeaves(fragment.plan(), variants, task));
+            int t = task;
+            taskPlans.add(PlanTree.rewrite(fragment.plan(), node -> node.children().isEmpty() ? variants.get(node).get(t) : node));
         }
         int partitions = taskPlans.get(0).outputPartitioning().partitionCount();
         Optional<StageOutput> output = fragment.outputKind().map(kind -> new StageOutput(kind, fragment.consumerStageId(), fragment.outputKeys(),
@@ -67,18 +59,32 @@ final class StageSizer {
         return new Stage(fragment.stageId(), taskPlans, partitions, hint, output, fragment.inputStageIds());
     }
 
-    /**
-     * A source leaf's hint for its stage: its {@link TaskEstimators} hint ({@code Exact(1)} without an
-     * estimator) when sizing statically; only when it is an {@code Exact} when sizing adaptively (AQE
-     * sizes from costs, but a leaf that cannot run as any number of tasks binds it too).
-     */
-    static Optional<TaskCountHint> leafHint(ExecutionPlan leaf, DistributedPlanner.SizingMode mode, DistributedPlannerSettings settings,
-            TaskEstimators estimators) {
-        TaskCountHint hint = estimators.taskCount(leaf, settings);
-        return mode == DistributedPlanner.SizingMode.STATIC || hint instanceof TaskCountHint.Exact ? Optional.of(hint) : Optional.empty();
+    /** The task limit of {@code fragment} and how errors name it. */
+    record Limit(int tasks, String origin) {}
+
+    static Limit limit(StageFragment fragment, DistributedPlannerSettings settings) {
+        int tasks = settings.effectiveMaxTasksPerStage();
+        String origin = settings.maxTasksOrigin();
+        for (StageInputExec input : PlanTree.nodesOf(fragment.plan(), StageInputExec.class)) {
+            if (input.kind() != BoundaryKind.SHUFFLE) {
+                continue;
+            }
+            int pc = input.partitionsPerConsumerTask();
+            int byPartitions = settings.maxPartitionsPerTask() / pc;
+            if (byPartitions < 1) {
+                throw new QuiverException(ErrorCode.TASK_COUNT_CONFLICT, "stage " + fragment.stageId() + " reads stage " + input.producerStageId()
+                        + " with P_c=" + pc + " partitions per task, more than the limit of " + settings.maxPartitionsPerTask()
+                        + " hash partitions a producer task writes (" + settings.maxPartitionsOrigin() + ")");
+            }
+            if (byPartitions < tasks) {
+                tasks = byPartitions;
+                origin = settings.maxPartitionsOrigin() + " over P_c=" + pc + " (the input from stage " + input.producerStageId() + ")";
+            }
+        }
+        return new Limit(tasks, origin);
     }
 
-    private static Stage producer(Collection<Stage> producers, StageFragment fragment, StageInputExec input) {
+    static Stage producer(Collection<Stage> producers, StageFragment fragment, StageInputExec input) {
         return producers.stream().filter(stage -> stage.stageId() == input.producerStageId()).findFirst()
                 .orElseThrow(() -> new QuiverException(ErrorCode.PLAN_ERROR, "stage " + fragment.stageId() + " is sized before stage "
                         + input.producerStageId() + ", which it reads"));
@@ -93,25 +99,5 @@ final class StageSizer {
             case COALESCE -> input.withCounts(producerTasks, producerPartitions, 1, producerTasks * producerPartitions);
             case BROADCAST -> input.withCounts(producerTasks, producerPartitions, consumerTasks, producerTasks * producerPartitions);
         };
-    }
-
-    private static void collectLeaves(ExecutionPlan plan, List<ExecutionPlan> leaves) {
-        if (plan.children().isEmpty()) {
-            leaves.add(plan);
-        }
-        for (ExecutionPlan child : plan.children()) {
-            collectLeaves(child, leaves);
-        }
-    }
-
-    private static ExecutionPlan replaceLeaves(ExecutionPlan plan, Map<ExecutionPlan, List<ExecutionPlan>> variants, int task) {
-        if (plan.children().isEmpty()) {
-            return variants.get(plan).get(task);
-        }
-        List<ExecutionPlan> children = new ArrayList<>();
-        for (ExecutionPlan child : plan.children()) {
-            children.add(replaceLeaves(child, variants, task));
-        }
-        return plan.withNewChildren(children);
     }
 }

@@ -1,17 +1,16 @@
 package dev.quiver.distributed.protocol;
 
+import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * How often both ends of a control stream send heartbeats, and how long a silent peer is
  * tolerated. gRPC keepalive cannot notice a hung peer in under about 10 s; these can.
  */
 public record HeartbeatSettings(Duration interval, Duration timeout) {
-    public static final String INTERVAL_SETTING = "distributed.heartbeat_interval_ms";
-    public static final String TIMEOUT_SETTING = "distributed.heartbeat_timeout_ms";
     public static final HeartbeatSettings DEFAULT = new HeartbeatSettings(Duration.ofSeconds(1), Duration.ofSeconds(5));
 
     public HeartbeatSettings {
@@ -21,20 +20,9 @@ public record HeartbeatSettings(Duration interval, Duration timeout) {
         }
     }
 
-    /** The heartbeat settings of a task's settings, defaults for what they do not say. */
-    public static HeartbeatSettings fromSettings(Map<String, String> settings) {
-        return new HeartbeatSettings(millis(settings, INTERVAL_SETTING, DEFAULT.interval), millis(settings, TIMEOUT_SETTING, DEFAULT.timeout));
-    }
-
-    private static Duration millis(Map<String, String> settings, String key, Duration fallback) {
-        String value = settings.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            return Duration.ofMillis(Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, key + " must be a number of milliseconds, not '" + value + "'");
-        }
+    /** The heartbeat settings of a task's settings ({@code distributed.heartbeat_interval_ms}, {@code distributed.heartbeat_timeout_ms}). */
+    public static HeartbeatSettings fromSettings(Settings settings) {
+        return new HeartbeatSettings(Duration.ofMillis(settings.get(DistributedSettings.HEARTBEAT_INTERVAL_MS)),
+                Duration.ofMillis(settings.get(DistributedSettings.HEARTBEAT_TIMEOUT_MS)));
     }
 }

@@ -3,6 +3,7 @@ package dev.quiver.distributed.protocol;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanTree;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,16 +30,11 @@ public record OperatorMetricsSnapshot(int nodeIndex, String name, long outputRow
     /** The metrics of every node of {@code plan}, in pre-order. */
     public static List<OperatorMetricsSnapshot> of(ExecutionPlan plan) {
         List<OperatorMetricsSnapshot> out = new ArrayList<>();
-        collect(plan, out);
-        return List.copyOf(out);
-    }
-
-    private static void collect(ExecutionPlan node, List<OperatorMetricsSnapshot> out) {
-        var metrics = node.metrics();
-        out.add(new OperatorMetricsSnapshot(out.size(), node.name(), metrics.outputRows(), metrics.outputBytes(), metrics.elapsedComputeNanos(),
-                metrics.peakMemoryBytes(), metrics.summedPeakMemoryBytes()));
-        for (ExecutionPlan child : node.children()) {
-            collect(child, out);
+        for (ExecutionPlan node : PlanTree.nodes(plan)) {
+            var metrics = node.metrics();
+            out.add(new OperatorMetricsSnapshot(out.size(), node.name(), metrics.outputRows(), metrics.outputBytes(), metrics.elapsedComputeNanos(),
+                    metrics.peakMemoryBytes(), metrics.summedPeakMemoryBytes()));
         }
+        return List.copyOf(out);
     }
 }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.PhysicalExpr;
@@ -45,8 +47,7 @@ public final class WireFormat {
         node.put("version", request.version());
         node.set("task", taskId(request.taskId()));
         request.head().ifPresent(head -> node.set("head", head(head)));
-        ObjectNode settings = node.putObject("settings");
-        request.settings().forEach(settings::put);
+        node.set("settings", settings(request.settings()));
         node.set("plan", codec.toTree(request.plan()));
         return write(node);
     }
@@ -67,9 +68,33 @@ public final class WireFormat {
         }
         TaskId task = taskId(required(node, "task"));
         Optional<ProducerHead> head = node.hasNonNull("head") ? Optional.of(head(node.get("head"))) : Optional.empty();
-        Map<String, String> settings = new LinkedHashMap<>();
-        node.path("settings").fields().forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
-        return new TaskRequest(task, codec.fromTree(required(node, "plan")), head, settings, version);
+        return new TaskRequest(task, codec.fromTree(required(node, "plan")), head, settings(required(node, "settings")), version);
+    }
+
+    /** The settings typed: JSON booleans, numbers and strings as each setting's type writes them. */
+    private ObjectNode settings(Settings settings) {
+        ObjectNode node = mapper.createObjectNode();
+        settings.toWire().forEach((name, value) -> {
+            if (value instanceof Boolean b) {
+                node.put(name, b);
+            } else if (value instanceof Long l) {
+                node.put(name, l);
+            } else {
+                node.put(name, (String) value);
+            }
+        });
+        return node;
+    }
+
+    /** The settings of a request: a value of the wrong JSON kind or an unknown name is INVALID_CONFIGURATION naming the setting. */
+    private static Settings settings(JsonNode node) {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> {
+            JsonNode value = e.getValue();
+            wire.put(e.getKey(), value.isBoolean() ? value.booleanValue() : value.canConvertToLong() && value.isIntegralNumber() ? value.longValue()
+                    : value.isTextual() ? value.textValue() : value.toString());
+        });
+        return Settings.fromWire(DistributedSettings.TASK_REGISTRY, wire);
     }
 
     // ---- control messages ----

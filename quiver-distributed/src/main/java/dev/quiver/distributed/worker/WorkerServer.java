@@ -137,10 +137,6 @@ public final class WorkerServer implements AutoCloseable {
         return executor.activeThreads();
     }
 
-    int cores() {
-        return cores;
-    }
-
     BufferAllocator allocator() {
         return allocator;
     }
@@ -259,7 +255,7 @@ public final class WorkerServer implements AutoCloseable {
             return this;
         }
 
-        /** The cores the worker reports (and the default {@code target_partitions} of its tasks). */
+        /** The cores the worker reports (its tasks run with the {@code target_partitions} their request carries). */
         public Builder cores(int cores) {
             if (cores < 1) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cores must be at least 1: " + cores);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.operator.SampleSink;
 import dev.quiver.distributed.operator.SamplerExec;
@@ -85,9 +86,9 @@ final class WorkerTask implements AutoCloseable {
         this.observer = requireNonNull(observer, "observer is null");
         this.worker = server.address();
         this.wire = server.connections().wire();
-        this.compression = ExchangeCompression.fromSettings(request.settings());
+        this.compression = request.settings().get(DistributedSettings.COMPRESSION);
         this.executedPlan = request.plan();
-        ExecutionConfig config = executionConfig(request.settings(), server.cores());
+        ExecutionConfig config = ExecutionConfig.of(request.settings());
         this.allocator = server.allocator().newChildAllocator("task-" + request.taskId(), 0, Long.MAX_VALUE);
         this.context = new TaskContext(request.taskId().toString(), allocator, server.memoryPool(), server.executor(), config,
                 Map.of(ExchangeClient.class, server.connections().exchangeClient(), SampleSink.class, (SampleSink) observer::sample));
@@ -392,20 +393,4 @@ final class WorkerTask implements AutoCloseable {
         return "coalesce";
     }
 
-    private static ExecutionConfig executionConfig(Map<String, String> settings, int cores) {
-        ExecutionConfig config = new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, Math.max(1, cores));
-        String batchSize = settings.get("batch_size");
-        String partitions = settings.get("target_partitions");
-        try {
-            if (batchSize != null) {
-                config = config.withBatchSize(Integer.parseInt(batchSize.trim()));
-            }
-            if (partitions != null) {
-                config = config.withTargetPartitions(Integer.parseInt(partitions.trim()));
-            }
-        } catch (IllegalArgumentException e) {
-            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "bad batch_size or target_partitions in the task settings: " + e.getMessage());
-        }
-        return config;
-    }
 }

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.distributed.client.WorkerClient;
 import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.CoordinatorConfig;
 import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.Stage;
@@ -21,6 +23,7 @@ import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -32,8 +35,10 @@ import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,8 +94,10 @@ class CustomSourceAdaptiveTest {
             HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, List.of(), List.of(), aggregates, source);
             ExecutionPlan query = new HashAggregateExec(AggregateMode.FINAL, List.of(), List.of(), aggregates, new CoalescePartitionsExec(partial));
             PlanCodec codec = PlanCodec.builder().nodeCodec(SequenceSourceExec.CODEC).build();
-            DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS), estimators);
-            AdaptivePlanning planning = AdaptivePlanning.of(planner, 512L << 10, 64L << 10);
+            DistributedPlannerSettings settings = DistributedPlannerSettings.defaults(WORKERS, PARTITIONS);
+            DistributedPlanner planner = new DistributedPlanner(new DistributedPlannerSettings(WORKERS, settings.settings()
+                    .with(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION, 512L << 10).with(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 64L << 10)), estimators);
+            AdaptivePlanning planning = AdaptivePlanning.of(planner);
             try (LocalCluster cluster = LocalCluster.start(WORKERS, 256L << 20, codec, QuiverVersion.CURRENT);
                     WorkerConnections connections = new WorkerConnections("coordinator", testing.allocator(), testing.context().executor(), codec)) {
                 List<WorkerClient> clients = cluster.addresses().stream().<WorkerClient>map(connections::workerClient).toList();
@@ -100,7 +107,8 @@ class CustomSourceAdaptiveTest {
                         List.of())) {
                     TaskContext head = new TaskContext("custom-q1", testing.allocator(), testing.pool(), testing.context().executor(),
                             new ExecutionConfig(4096, PARTITIONS), coordinator.headServices());
-                    try (DistributedQuery execution = coordinator.newAdaptiveQuery("custom-q1", query, planning, head, Map.of("batch_size", "4096"))) {
+                    try (DistributedQuery execution = coordinator.newQuery("custom-q1", new PlannedQuery.Adaptive(query, planning), head,
+                            planner.settings().settings().with(EngineSettings.BATCH_SIZE, 4096))) {
                         try (BatchStream stream = execution.start()) {
                             VectorSchemaRoot batch;
                             while ((batch = stream.next()) != null) {
@@ -115,7 +123,8 @@ class CustomSourceAdaptiveTest {
                 }
                 assertThat(rows).containsExactly(List.of(ROWS, ROWS * (ROWS - 1) / 2));
                 assertThat(done.failure()).isEmpty();
-                assertThat(cluster.activeTasks()).isZero();
+                // a worker drops a task's state just after its final report
+                assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).isZero();
                 return done;
             }
         }

@@ -4,7 +4,6 @@ import static dev.quiver.distributed.aqe.AqeFixtures.column;
 import static dev.quiver.distributed.aqe.AqeFixtures.context;
 import static dev.quiver.distributed.aqe.AqeFixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.quiver.distributed.aqe.AqeFixtures.RecordingSink;
 import dev.quiver.distributed.aqe.EstimationAccuracy.StageActual;

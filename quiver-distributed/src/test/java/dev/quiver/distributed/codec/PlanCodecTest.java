@@ -12,13 +12,13 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
 import dev.quiver.engine.expr.IsNullExpr;
-import dev.quiver.engine.expr.LikeExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.expr.ScalarFunctionExpr;
+import dev.quiver.engine.expr.TryCastExpr;
+import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.operator.UnionExec;
@@ -26,6 +26,7 @@ import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.ExpandExec;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
@@ -38,6 +39,12 @@ import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.operator.limit.LocalLimitExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.operator.sort.SortKey;
+import dev.quiver.engine.operator.window.FrameBound;
+import dev.quiver.engine.operator.window.FrameOffset;
+import dev.quiver.engine.operator.window.WindowExec;
+import dev.quiver.engine.operator.window.WindowExpr;
+import dev.quiver.engine.operator.window.WindowFrame;
+import dev.quiver.engine.operator.window.WindowFunction;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
@@ -210,8 +217,9 @@ class PlanCodecTest {
                         Optional.of(new LiteralExpr("small", QuiverTypes.UTF8)), QuiverTypes.UTF8),
                 new CaseExpr(List.of(new CaseExpr.WhenThen(item("flag"), grp)), Optional.empty(), QuiverTypes.INT32),
                 new CastExpr(grp, QuiverTypes.INT64),
-                new LikeExpr(name, "%an%", Optional.empty(), false),
-                new LikeExpr(name, "a!%%", Optional.of('!'), true),
+                FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("%an%", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN),
+                new NotExpr(FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("a!%%", QuiverTypes.UTF8), new LiteralExpr("!", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN)),
+                new TryCastExpr(name, QuiverTypes.INT64),
                 new InListExpr(grp, Arrays.asList(0, null), false),
                 new InListExpr(name, List.of("fig", "kiwi"), true),
                 new ScalarFunctionExpr(FunctionRegistry.builtins().require("upper"), List.of(name), QuiverTypes.UTF8),
@@ -274,6 +282,80 @@ class PlanCodecTest {
         RepartitionExec shuffle = new RepartitionExec(partial, new Partitioning.Hash(List.of(key), 2));
         HashAggregateExec fin = new HashAggregateExec(AggregateMode.FINAL, List.of(key), List.of("grp"), aggregates, shuffle);
         assertThat(assertSameRows(fin)).containsExactlyInAnyOrderElementsOf(testing.rows(single));
+    }
+
+    /** Every window function, frame unit, bound kind, offset kind and exclusion survives the trip. */
+    @Test
+    void windowsWithEveryFunctionAndFrame() {
+        ColumnExpr grp = item("grp");
+        List<SortKey> order = List.of(new SortKey(item("day"), true, false), new SortKey(item("name"), false, true));
+        LiteralExpr two = new LiteralExpr(2L, QuiverTypes.INT64);
+        WindowFrame rows = new WindowFrame(WindowFrame.Units.ROWS, FrameBound.preceding(new FrameOffset.Count(2)),
+                FrameBound.following(new FrameOffset.Count(1)), WindowFrame.Exclusion.CURRENT_ROW);
+        WindowFrame groups = new WindowFrame(WindowFrame.Units.GROUPS, FrameBound.currentRow(), FrameBound.unboundedFollowing(),
+                WindowFrame.Exclusion.TIES);
+        WindowFrame days = new WindowFrame(WindowFrame.Units.RANGE, FrameBound.preceding(new FrameOffset.Interval(1, 0)),
+                FrameBound.following(new FrameOffset.Interval(0, 86_400_000_000L)), WindowFrame.Exclusion.GROUP);
+        WindowFrame money = new WindowFrame(WindowFrame.Units.RANGE, FrameBound.unboundedPreceding(),
+                FrameBound.following(new FrameOffset.Number(new BigDecimal("1.50"))), WindowFrame.Exclusion.NO_OTHERS);
+        List<WindowExpr> exprs = List.of(
+                new WindowExpr(new WindowFunction.RowNumber(), WindowFrame.DEFAULT_WITH_ORDER, "rn"),
+                new WindowExpr(new WindowFunction.Rank(WindowFunction.Rank.Kind.PERCENT_RANK), WindowFrame.DEFAULT_WITH_ORDER, "pr"),
+                new WindowExpr(new WindowFunction.Ntile(two), WindowFrame.DEFAULT_WITH_ORDER, "tile"),
+                new WindowExpr(new WindowFunction.LagLead(true, item("price"), two, new LiteralExpr(null, MONEY), true), WindowFrame.DEFAULT_WITH_ORDER, "next"),
+                new WindowExpr(new WindowFunction.FrameValue(WindowFunction.FrameValue.Position.NTH, item("name"), two, false), rows, "second"),
+                new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "n", QuiverTypes.INT64)),
+                        groups, "n"),
+                new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.MAX, List.of(item("price")), false, "m", MONEY)),
+                        WindowFrame.WHOLE_PARTITION, "m"));
+        List<SortKey> sortKeys = new ArrayList<>(List.of(new SortKey(grp, true, true)));
+        sortKeys.addAll(order);
+        ExecutionPlan sorted = new SortExec(new RepartitionExec(items(2), new Partitioning.Hash(List.of(grp), 2)), sortKeys, OptionalLong.empty(), true);
+        assertThat(assertSameRows(new WindowExec(sorted, List.of(grp), order, exprs))).hasSize(10);
+        SortKey price = new SortKey(item("price"), true, false);
+        SortKey day = new SortKey(item("day"), false, true);
+        WindowExpr count = new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "n",
+                QuiverTypes.INT64)), money, "n");
+        WindowExpr distinctSum = new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.SUM, List.of(item("price")),
+                true, "s", QuiverTypes.decimal(38, 2))), days, "s");
+        ExecutionPlan byPrice = new SortExec(items(1), List.of(price), OptionalLong.empty(), false);
+        assertThat(assertSameRows(new WindowExec(byPrice, List.of(), List.of(price), List.of(count)))).hasSize(10);
+        ExecutionPlan byDay = new SortExec(items(1), List.of(day), OptionalLong.empty(), false);
+        assertThat(assertSameRows(new WindowExec(byDay, List.of(), List.of(day), List.of(distinctSum)))).hasSize(10);
+    }
+
+    @Test
+    void statisticalHolisticAndGroupingSetAggregates() {
+        List<AggregateExpr> decomposable = List.of(
+                new AggregateExpr(AggregateFunction.STDDEV_SAMP, List.of(item("price")), false, "sd", QuiverTypes.FLOAT64),
+                new AggregateExpr(AggregateFunction.VAR_POP, List.of(item("grp")), false, "var", QuiverTypes.FLOAT64),
+                new AggregateExpr(AggregateFunction.CORR, List.of(item("score"), item("price")), false, "r", QuiverTypes.FLOAT64),
+                new AggregateExpr(AggregateFunction.REGR_SLOPE, List.of(item("score"), item("id")), false, "slope", QuiverTypes.FLOAT64),
+                new AggregateExpr(AggregateFunction.COUNT, List.of(item("score"), item("price")), false, "pairs", QuiverTypes.INT64));
+        HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, List.of(item("flag")), List.of("flag"), decomposable, items(3));
+        ColumnExpr key = col(partial.schema(), "flag");
+        HashAggregateExec fin = new HashAggregateExec(AggregateMode.FINAL, List.of(key), List.of("flag"), decomposable,
+                new RepartitionExec(partial, new Partitioning.Hash(List.of(key), 2)));
+        assertThat(assertSameRows(fin)).hasSize(3);
+
+        List<AggregateExpr> holistic = List.of(
+                new AggregateExpr(AggregateFunction.PERCENTILE_CONT, List.of(), false, "median", MONEY,
+                        List.of(new SortKey(item("price"), true, false)), List.of(new BigDecimal("0.5"))),
+                new AggregateExpr(AggregateFunction.PERCENTILE_DISC, List.of(), false, "p90", QuiverTypes.DATE32,
+                        List.of(new SortKey(item("day"), false, true)), List.of(new BigDecimal("0.9"))),
+                new AggregateExpr(AggregateFunction.MODE, List.of(item("name")), false, "mode", QuiverTypes.UTF8),
+                new AggregateExpr(AggregateFunction.STRING_AGG, List.of(item("name")), false, "names", QuiverTypes.UTF8,
+                        List.of(new SortKey(item("score"), false, true), new SortKey(item("id"), true, false)), List.of(" | ")));
+        ExpandExec expand = new ExpandExec(items(2), List.of(item("grp"), item("flag")), List.of("key_grp", "key_flag"),
+                List.of(List.of(0, 1), List.of(0), List.of()));
+        List<PhysicalExpr> keys = List.of(col(expand.schema(), "key_grp"), col(expand.schema(), "key_flag"), col(expand.schema(), ExpandExec.GROUPING_SET));
+        HashAggregateExec grouped = new HashAggregateExec(AggregateMode.SINGLE, keys, List.of("grp", "flag", "set"), holistic,
+                new RepartitionExec(expand, new Partitioning.Hash(keys, 2)), Optional.of(col(expand.schema(), ExpandExec.SEED)));
+        ExecutionPlan decoded = roundTrip(grouped);
+        assertThat(((HashAggregateExec) decoded).aggregates()).isEqualTo(holistic);
+        assertThat(((ExpandExec) decoded.children().get(0).children().get(0)).groupingSets()).isEqualTo(expand.groupingSets());
+        // grp has 3 values (0, 1, NULL), flag 3: 7 (grp, flag) groups, 3 grp groups, 1 global group
+        assertThat(assertSameRows(grouped)).hasSize(11);
     }
 
     @Test

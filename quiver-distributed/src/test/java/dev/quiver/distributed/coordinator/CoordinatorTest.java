@@ -3,6 +3,7 @@ package dev.quiver.distributed.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.operator.BoundaryKind;
@@ -17,6 +18,7 @@ import dev.quiver.distributed.protocol.TaskError;
 import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -105,7 +107,7 @@ class CoordinatorTest {
     private DistributedQuery newQuery(DistributedPlan plan) {
         TaskContext context = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
         contexts.add(context);
-        return coordinator.newQuery("q1", plan, context, Map.of("batch_size", "1024"));
+        return coordinator.newQuery("q1", plan, context, DistributedSettings.TASK_REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 1024));
     }
 
     private static List<List<Object>> drain(BatchStream stream) {
@@ -129,7 +131,7 @@ class CoordinatorTest {
         // three producer tasks, spread over both workers (at most ceil(3/2) = 2 each), each bound to the coalesce head
         List<TaskRequest> sent = workers.stream().flatMap(w -> w.requests.stream()).toList();
         assertThat(sent).hasSize(3).allMatch(r -> r.head().equals(Optional.of(new ProducerHead.Coalesce())) && r.version().equals(VERSION)
-                && r.settings().equals(Map.of("batch_size", "1024")));
+                && r.settings().equals(DistributedSettings.TASK_REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 1024)));
         assertThat(workers).allMatch(w -> w.requests.size() <= 2 && !w.requests.isEmpty());
         // the head read partition 0 of each producer task, from the worker that task was sent to
         List<List<Object>> expected = new ArrayList<>();
@@ -281,7 +283,7 @@ class CoordinatorTest {
             workers.get(1).silentOnEnd = true;
             TaskContext context = new TaskContext("q9", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), impatient.headServices());
             contexts.add(context);
-            DistributedQuery query = impatient.newQuery("q9", coalescePlan(), context, Map.of());
+            DistributedQuery query = impatient.newQuery("q9", coalescePlan(), context, DistributedSettings.TASK_REGISTRY.defaults());
             drain(query.start());
             FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
             assertThat(impatient.metrics().metricsFinalizationTimeouts()).isEqualTo(1);

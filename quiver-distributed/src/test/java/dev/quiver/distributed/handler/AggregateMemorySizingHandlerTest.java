@@ -13,6 +13,7 @@ import dev.quiver.distributed.event.DynamicStageBuiltEvent;
 import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
 import dev.quiver.distributed.event.PlanningMode;
 import dev.quiver.distributed.event.StageBoundary;
+import dev.quiver.distributed.event.StageSampledEvent;
 import dev.quiver.distributed.event.StageSampledEventResponse;
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -157,11 +158,10 @@ class AggregateMemorySizingHandlerTest {
             AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
             int previous = 0;
             for (long limit : new long[] {1L << 30, 128 * MIB, 48 * MIB}) {
-                StageBoundary boundary = boundary(fragments, 0, planner, limit, PlanningMode.ADAPTIVE,
-                        Map.of("distributed.sample_bytes_per_partition", Long.toString(MIB)));
+                StageBoundary boundary = boundary(fragments, 0, planner, limit, PlanningMode.ADAPTIVE);
                 SampledStatistics sample = new SampledStatistics(0, 2_000_000, 160_000_000, 2_000_000, 100_000, 0.05, 8, 8, 32, false,
                         Statistics.unknown(fragments.get(0).plan().schema()));
-                StageSampledEventResponse answer = handler.onStageSampled(StageBoundaries.sampledEvent(boundary, fragments.get(0).plan(), 8, sample));
+                StageSampledEventResponse answer = handler.onStageSampled(new StageSampledEvent(boundary, fragments.get(0).plan(), 8, sample));
                 int tasks = answer.consumerTasks().orElseThrow().tasks();
                 assertThat(answer.consumerTasks().orElseThrow().exact()).isTrue();
                 assertThat(tasks).isGreaterThan(previous);
@@ -216,7 +216,7 @@ class AggregateMemorySizingHandlerTest {
             AggregateMemorySizingHandler handler = new AggregateMemorySizingHandler();
             assertThatThrownBy(() -> handler.onStageBuilt(builtEvent(fragments, boundary)))
                     .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
-                    .hasMessageContaining("G=").hasMessageContaining("bytes each").hasMessageContaining("W=4")
+                    .hasMessageContaining("G=").hasMessageContaining("bytes per group").hasMessageContaining("W=4").hasMessageContaining("G/W=")
                     .hasMessageContaining("limit of " + 4 * MIB + " bytes");
 
             // through the dispatcher, the query fails naming the handler, with the resources code kept
@@ -234,7 +234,7 @@ class AggregateMemorySizingHandlerTest {
             // the head's coalesce boundary fires no event; a shuffle into a join has no aggregate to size
             ExecutionPlan scan = catalog.table("lineitem").orElseThrow().scan(ScanRequest.all(PARTITIONS));
             List<StageFragment> fragments = planner.cut(groupBy(scan, List.of("l_orderkey"), List.of(), PARTITIONS));
-            assertThat(StageBoundaries.of("q1", fragments.get(1), fragments, planner, List.of(MIB, MIB, MIB, MIB), Map.of(), PlanningMode.STATIC))
+            assertThat(ExactFixtures.boundaryOf("q1", fragments.get(1), fragments, planner, List.of(MIB, MIB, MIB, MIB), PlanningMode.STATIC))
                     .isEqualTo(Optional.empty());
             StageBoundary boundary = boundary(fragments, 0, planner, 1L << 30, PlanningMode.STATIC);
             assertThat(AggregateMemorySizingHandler.finalAggregate(boundary)).isPresent();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quiver.distributed.aqe.AqeFixtures;
 import dev.quiver.distributed.aqe.AqeFixtures.Output;
 import dev.quiver.distributed.aqe.AqeFixtures.RecordingSink;
 import dev.quiver.distributed.protocol.ColumnSample;

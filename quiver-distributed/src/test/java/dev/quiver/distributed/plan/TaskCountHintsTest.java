@@ -4,8 +4,13 @@ import static dev.quiver.distributed.plan.PlanBuilders.coalesce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.event.DynamicStageBuiltEventResponse;
+import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.planner.DistributedPlanner;
+import dev.quiver.distributed.planner.ExactFixtures;
+import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.planner.StageEvents;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
@@ -16,6 +21,7 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.operator.UnionExec;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
@@ -75,23 +81,28 @@ class TaskCountHintsTest {
     }
 
     @Test
-    void anExactConsumerCountFromOutsideSizesTheConsumerAndItsProducerHead() {
+    void anExactConsumerCountFromAHandlerSizesTheConsumerAndItsProducerHead() {
         // SELECT DISTINCT k: a handler requires exactly 3 tasks for the final aggregate's stage (stage 1)
-        StageHintSource handler = (stageId, plan, producers) -> stageId == 1 ? List.of(TaskCountHint.exact(3, "handler sizing")) : List.of();
+        StageEvents handler = events(ExactFixtures.onBuilt("sizing", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)));
         DistributedPlan plan = new DistributedPlanner(PlanBuilders.fanOut(4, 2))
-                .plan(coalesce(PlanBuilders.distinct(PlanBuilders.table(100, 2), "k", 2)), handler);
+                .plan(coalesce(PlanBuilders.distinct(PlanBuilders.table(100, 2), "k", 2)), handler).plan();
         assertThat(plan.stage(0).taskCount()).isEqualTo(4);
         assertThat(plan.stage(1).taskCount()).isEqualTo(3);
-        assertThat(plan.stage(1).taskCountHint()).isEqualTo(TaskCountHint.exact(3, "handler sizing"));
+        assertThat(plan.stage(1).taskCountHint()).isEqualTo(TaskCountHint.exact(3, "handler sizing (stage 0 → stage 1)"));
         StageInputExec input = (StageInputExec) plan.stage(1).plan().children().get(0);
         assertThat(input.producerHead().outputPartitions(2)).isEqualTo(6);
         StageConsistency.check(plan);
 
-        StageHintSource conflicting = (stageId, p, producers) -> stageId == 1
-                ? List.of(TaskCountHint.exact(3, "handler A"), TaskCountHint.exact(2, "handler B")) : List.of();
+        StageEvents conflicting = events(ExactFixtures.onBuilt("A", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3)),
+                ExactFixtures.onBuilt("B", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(2)));
         assertThatThrownBy(() -> new DistributedPlanner(PlanBuilders.fanOut(4, 2))
                 .plan(coalesce(PlanBuilders.distinct(PlanBuilders.table(100, 2), "k", 2)), conflicting))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("handler A").hasMessageContaining("handler B");
+    }
+
+    private static StageEvents events(StageEventHandler... handlers) {
+        return StageEvents.of(new StageEventDispatcher(List.of(handlers)), "q1", Collections.nCopies(4, 1L << 30));
     }
 
     /** A leaf that requires an exact task count. */

@@ -77,9 +77,9 @@ class AdaptiveSequenceTest {
             StageFragment producerFragment = fragments.get(0);
             TaskCountHint.Desired producerCost = AdaptiveTaskCount.desired(costs.cost(producerFragment.plan()).costBytes(), BUDGET, PARTITIONS,
                     planner.settings().effectiveMaxTasksPerStage());
-            Stage producer = planner.size(producerFragment, List.of(), List.of(producerCost), DistributedPlanner.SizingMode.ADAPTIVE);
+            Stage producer = planner.size(producerFragment, List.of(), List.of(producerCost));
             // step 3: the stage-built event (this handler leaves it alone)
-            StageBoundary boundary = StageBoundaries.of("q1", producerFragment, fragments, planner, Collections.nCopies(WORKERS, 1L << 30), Map.of(),
+            StageBoundary boundary = ExactFixtures.boundaryOf("q1", producerFragment, fragments, planner, Collections.nCopies(WORKERS, 1L << 30),
                     PlanningMode.ADAPTIVE).orElseThrow();
             StageBuiltOutcome built = dispatcher.onStageBuilt(StageBoundaries.builtEvent(boundary, producerFragment.plan(), producer.taskCount(), costs));
             assertThat(built.requirements().counts()).isEmpty();
@@ -88,7 +88,7 @@ class AdaptiveSequenceTest {
             SampledStatistics sampled = sample(testing, producer, producerFragment);
             assertThat((double) sampled.distinctKeys()).isBetween(15000 * 0.75, 15000 * 1.25);
             BoundaryRequirements requirements = dispatcher.onStageSampled(
-                    StageBoundaries.sampledEvent(boundary, producerFragment.plan(), producer.taskCount(), sampled), built.requirements());
+                    new StageSampledEvent(boundary, producerFragment.plan(), producer.taskCount(), sampled), built.requirements());
             assertThat(requirements.exact().orElseThrow().taskCount()).isEqualTo(3);
 
             // step 6 and the consumer: the sampled statistics on its input give AQE one task; the exact count wins
@@ -98,7 +98,7 @@ class AdaptiveSequenceTest {
             assertThat(consumerCost.taskCount()).isEqualTo(1);
             List<TaskCountHint> hints = new ArrayList<>(requirements.hints());
             hints.add(consumerCost);
-            Stage consumer = planner.size(consumerFragment, List.of(producer), hints, DistributedPlanner.SizingMode.ADAPTIVE);
+            Stage consumer = planner.size(consumerFragment, List.of(producer), hints);
             assertThat(consumer.taskCount()).isEqualTo(3);
             assertThat(consumer.taskCountHint().origin()).isEqualTo("handler per-5000-groups (stage 0 → stage 1)");
 

@@ -20,14 +20,26 @@ import dev.quiver.distributed.plan.StageFragment;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.protocol.ProducerHead;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
+import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.join.JoinType;
 import dev.quiver.engine.operator.join.PartitionMode;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
+import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.operator.sort.SortKey;
+import dev.quiver.engine.operator.window.WindowExec;
+import dev.quiver.engine.operator.window.WindowExpr;
+import dev.quiver.engine.operator.window.WindowFrame;
+import dev.quiver.engine.operator.window.WindowFunction;
 import dev.quiver.engine.source.memory.MemoryScanExec;
+import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -132,6 +144,32 @@ class DistributedPlannerTest {
         assertThat(gathered.stage(0).taskCount()).isEqualTo(4);
     }
 
+    /** A window needs each window partition whole: over a shuffle on its partition keys it splits, otherwise it is one task. */
+    @Test
+    void aWindowSplitsOverAShuffleOnItsPartitionKeysAndIsOneTaskOtherwise() {
+        WindowExpr count = new WindowExpr(new WindowFunction.Aggregate(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, "n",
+                QuiverTypes.INT64)), WindowFrame.WHOLE_PARTITION, "n");
+        // SELECT count(*) OVER () FROM t over a one-partition table
+        ExecutionPlan whole = new WindowExec(table(100, 1), List.of(), List.of(), List.of(count));
+        DistributedPlan single = new DistributedPlanner(fanOut(4, 1)).plan(whole);
+        assertThat(single.stage(0).taskCount()).isEqualTo(1);
+        assertThat(single.stage(0).taskCountHint().origin()).startsWith("WindowExec needs all of its input in one partition");
+
+        // SELECT count(*) OVER (PARTITION BY k) FROM t: hash repartition on k, sort, window
+        ExecutionPlan input = table(100, 2);
+        List<PhysicalExpr> keys = List.of(PlanBuilders.col(input, "k"));
+        ExecutionPlan sorted = new SortExec(new RepartitionExec(input, new Partitioning.Hash(keys, 2)),
+                List.of(new SortKey(keys.get(0), true, true)), OptionalLong.empty(), true);
+        DistributedPlan partitioned = new DistributedPlanner(fanOut(4, 2)).plan(new WindowExec(sorted, keys, List.of(), List.of(count)));
+        assertThat(partitioned.stage(1).taskCount()).isEqualTo(4);
+        assertThat(partitioned.stage(0).output().orElseThrow().kind()).isEqualTo(BoundaryKind.SHUFFLE);
+
+        // the same window without the shuffle below it cannot split
+        ExecutionPlan unshuffled = new SortExec(table(100, 2), List.of(new SortKey(keys.get(0), true, true)), OptionalLong.empty(), true);
+        DistributedPlan local = new DistributedPlanner(fanOut(4, 2)).plan(coalesce(new WindowExec(unshuffled, keys, List.of(), List.of(count))));
+        assertThat(local.stage(0).taskCount()).isEqualTo(1);
+    }
+
     @Test
     void theCoordinatorRunsNoScanEvenWhenTheRootStageIsOneTask() {
         // a LEFT join probing a gathered input: one task, but it scans its build side, so it runs on a worker
@@ -170,18 +208,18 @@ class DistributedPlannerTest {
     }
 
     @Test
-    void adaptiveSizingTakesOnlyTheCallersHintsBesideTheNodes() {
+    void sizingTakesOnlyTheCallersHintsBesideTheNodes() {
         // AQE cuts once, then sizes each stage when it closes
         DistributedPlanner planner = new DistributedPlanner(fanOut(4, 3));
         List<StageFragment> fragments = planner.cut(coalesce(distinct(table(100, 3), "k", 3)));
         assertThat(fragments).extracting(StageFragment::stageId).containsExactly(0, 1, 2);
         assertThat(fragments.get(0).outputKind()).contains(BoundaryKind.SHUFFLE);
         assertThat(fragments.get(2).isHead()).isTrue();
-        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage scan = planner.size(fragments.get(0), List.of(), List.of(TaskCountHint.desired(2, "cost 20 MiB")));
         assertThat(scan.taskCount()).isEqualTo(2);
-        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage aggregate = planner.size(fragments.get(1), List.of(scan), List.of(TaskCountHint.exact(3, "handler")));
         assertThat(aggregate.taskCount()).isEqualTo(3);
-        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of(), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage head = planner.size(fragments.get(2), List.of(scan, aggregate), List.of());
         StageConsistency.check(new DistributedPlan(fragments.get(2).plan(), List.of(scan, aggregate, head)));
         StageInputExec shuffle = onlyInput(aggregate.plan());
         assertThat(List.of(shuffle.producerTasks(), shuffle.consumerTasks(), shuffle.producerHead().outputPartitions(3))).containsExactly(2, 3, 9);

@@ -33,8 +33,10 @@ import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -68,8 +70,8 @@ class ExactConsumerClusterTest {
 
             StageEventHandler threeByTwo = onBuilt("three-by-two", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(3, 2));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
-            DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
-                    Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
+            DistributedPlan plan = planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(threeByTwo)), "exact-q1",
+                    Collections.nCopies(WORKERS, 256L << 20))).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(3);
             assertThat(plan.stage(1).partitionsPerTask()).isEqualTo(2);
 
@@ -83,7 +85,7 @@ class ExactConsumerClusterTest {
                             new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS), coordinator.headServices());
                     List<List<Object>> actual = new ArrayList<>();
                     FinalPlan done;
-                    try (DistributedQuery run = coordinator.newQuery("exact-q1", plan, head, Map.of("batch_size", "8192"))) {
+                    try (DistributedQuery run = coordinator.newQuery("exact-q1", plan, head, planner.settings().settings())) {
                         try (BatchStream stream = run.start()) {
                             VectorSchemaRoot batch;
                             while ((batch = stream.next()) != null) {
@@ -109,7 +111,8 @@ class ExactConsumerClusterTest {
                     }
                     assertThat(received).isEqualTo(producerRows);
                 }
-                assertThat(cluster.activeTasks()).isZero();
+                // a worker drops a task's state just after its final report
+                assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).isZero();
             }
         }
     }
@@ -124,8 +127,8 @@ class ExactConsumerClusterTest {
             ExecutionPlan query = new GlobalLimitExec(new CoalescePartitionsExec(grouped), 0, OptionalLong.of(5));
             StageEventHandler four = onBuilt("four", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(WORKERS));
             DistributedPlanner planner = new DistributedPlanner(DistributedPlannerSettings.defaults(WORKERS, PARTITIONS));
-            DistributedPlan plan = EventDrivenPlanning.plan(planner, query, new StageEventDispatcher(List.of(four)), "exact-limit",
-                    Collections.nCopies(WORKERS, 256L << 20), Map.of()).plan();
+            DistributedPlan plan = planner.plan(query, StageEvents.of(new StageEventDispatcher(List.of(four)), "exact-limit",
+                    Collections.nCopies(WORKERS, 256L << 20))).plan();
             assertThat(plan.stage(1).taskCount()).isEqualTo(WORKERS);
 
             PlanCodec codec = PlanCodec.builder().tpchCatalogs(sf -> sf == catalog.scaleFactor() ? catalog : new TpchCatalog(sf)).build();
@@ -141,7 +144,7 @@ class ExactConsumerClusterTest {
                                 new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, PARTITIONS), coordinator.headServices());
                         long rows = 0;
                         FinalPlan done;
-                        try (DistributedQuery execution = coordinator.newQuery(queryId, plan, head, Map.of("batch_size", "8192"))) {
+                        try (DistributedQuery execution = coordinator.newQuery(queryId, plan, head, planner.settings().settings())) {
                             try (BatchStream stream = execution.start()) {
                                 VectorSchemaRoot batch;
                                 while ((batch = stream.next()) != null) {
@@ -161,11 +164,14 @@ class ExactConsumerClusterTest {
                     }
                     assertThat(coordinator.metrics().metricsFinalizationTimeouts()).isZero();
                 }
-                assertThat(cluster.activeTasks()).isZero();
+                // a worker drops a task's state just after its final report
+                assertThat(Eventually.await(cluster::activeTasks, 0, Duration.ofSeconds(10))).isZero();
             }
-            System.out.println("exact consumer task states over 50 LIMIT runs: " + consumerStates);
-            // the head's LIMIT is met from the first consumer task: the others are prepared and never (or not fully) run
-            assertThat(consumerStates.getOrDefault(TaskState.SKIPPED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0)).isPositive();
+            // the head reads its coalesce input one producer task at a time and its LIMIT is met from the first consumer task
+            // (about 250 groups): in every run the other 3 were dispatched and never executed (docs/exact-consumer-tasks.md: 150 of 200)
+            assertThat(consumerStates).as("exact consumer task states over 50 LIMIT runs").containsEntry(TaskState.SKIPPED, 150)
+                    .doesNotContainKey(TaskState.FAILED);
+            assertThat(consumerStates.getOrDefault(TaskState.FINISHED, 0) + consumerStates.getOrDefault(TaskState.CANCELLED, 0)).isEqualTo(50);
         }
     }
 

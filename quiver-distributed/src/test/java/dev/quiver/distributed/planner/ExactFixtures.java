@@ -7,7 +7,9 @@ import dev.quiver.distributed.event.StageBoundary;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.PlanBuilders;
+import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.StageFragment;
+import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.expr.ColumnExpr;
@@ -20,7 +22,7 @@ import dev.quiver.engine.source.memory.MemoryScanExec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -73,12 +75,33 @@ public final class ExactFixtures {
 
     /** The boundary above stage {@code producer} of {@code fragments}, every worker with {@code memory} bytes. */
     public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode) {
-        return boundary(fragments, producer, planner, memory, mode, Map.of());
+        StageEvents events = StageEvents.of(StageEventDispatcher.none(), "q1", Collections.nCopies(planner.settings().workerCount(), memory));
+        return StageBoundaries.of(events, fragments.get(producer), fragments, planner.settings(), statistics(planner, mode)).orElseThrow();
     }
 
-    public static StageBoundary boundary(List<StageFragment> fragments, int producer, DistributedPlanner planner, long memory, PlanningMode mode,
-            Map<String, String> config) {
-        return StageBoundaries.of("q1", fragments.get(producer), fragments, planner,
-                Collections.nCopies(planner.settings().workerCount(), memory), config, mode).orElseThrow();
+    /** {@code fragment} sized as static planning sizes it: with the sources' estimated hints besides {@code hints}. */
+    public static Stage sizeStatic(DistributedPlanner planner, StageFragment fragment, List<Stage> producers, List<TaskCountHint> hints) {
+        List<TaskCountHint> all = new ArrayList<>(planner.estimatedStatistics().advise(fragment, producers).hints());
+        all.addAll(hints);
+        return planner.size(fragment, producers, all);
+    }
+
+    /** Static planning of {@code plan} with {@code dispatcher}'s handlers. */
+    public static StagePlanningLoop.Result plan(DistributedPlanner planner, ExecutionPlan plan, StageEventDispatcher dispatcher, String queryId,
+            List<Long> workerMemoryLimits) {
+        return planner.plan(plan, StageEvents.of(dispatcher, queryId, workerMemoryLimits));
+    }
+
+    /** The boundary above {@code producer}, as the loop builds it for {@code mode}. */
+    public static Optional<StageBoundary> boundaryOf(String queryId, StageFragment producer, List<StageFragment> fragments, DistributedPlanner planner,
+            List<Long> workerMemoryLimits, PlanningMode mode) {
+        return StageBoundaries.of(StageEvents.of(StageEventDispatcher.none(), queryId, workerMemoryLimits), producer, fragments, planner.settings(),
+                statistics(planner, mode));
+    }
+
+    /** The statistics a mode plans with; the adaptive ones never wait (the tests give samples by hand). */
+    public static StageStatistics statistics(DistributedPlanner planner, PlanningMode mode) {
+        return mode == PlanningMode.STATIC ? planner.estimatedStatistics()
+                : AdaptivePlanning.of(planner).statistics(stageId -> Optional.empty());
     }
 }

@@ -25,6 +25,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.join.HashJoinExec;
@@ -48,12 +49,11 @@ class ShuffleLayoutTest {
 
     /** Sizes the query with {@code requirements} on the shuffle: producer, layout, consumer (reading the layout's {@code P_c}), head. */
     private DistributedPlan sized(BoundaryRequirements requirements, int consumerTasks) {
-        Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage producer = ExactFixtures.sizeStatic(planner, fragments.get(0), List.of(), List.of());
         ShuffleLayout layout = ShuffleLayout.of(producer, consumerTasks, requirements);
         Stage boundProducer = layout.producerStage(producer);
-        Stage consumer = planner.size(layout.consumerFragment(fragments.get(1)), List.of(boundProducer), requirements.hints(),
-                DistributedPlanner.SizingMode.ADAPTIVE);
-        Stage head = planner.size(fragments.get(2), List.of(boundProducer, consumer), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage consumer = planner.size(layout.consumerFragment(fragments.get(1)), List.of(boundProducer), requirements.hints());
+        Stage head = ExactFixtures.sizeStatic(planner, fragments.get(2), List.of(boundProducer, consumer), List.of());
         DistributedPlan plan = new DistributedPlan(query, List.of(boundProducer, consumer, head));
         StageConsistency.check(plan);
         return plan;
@@ -114,7 +114,7 @@ class ShuffleLayoutTest {
     @Test
     void aLayoutForAnotherCountThanTheExactOneIsRefused() {
         BoundaryRequirements requirements = exact(ConsumerTasks.exact(3, 2));
-        Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage producer = ExactFixtures.sizeStatic(planner, fragments.get(0), List.of(), List.of());
         assertThatThrownBy(() -> ShuffleLayout.of(producer, 2, requirements))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("handler sizer").hasMessageContaining("exactly 3");
@@ -145,23 +145,23 @@ class ShuffleLayoutTest {
         StageBoundary buildBoundary = boundary(cut, 0, planner, GIB, PlanningMode.STATIC);
         StageBoundary probeBoundary = boundary(cut, 1, planner, GIB, PlanningMode.STATIC);
         BoundaryRequirements buildRequirements = BoundaryRequirements.none(buildBoundary).with("sizer", ConsumerTasks.exact(2, 3));
-        Stage producer = planner.size(buildStage, List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage producer = ExactFixtures.sizeStatic(planner, buildStage, List.of(), List.of());
         ShuffleLayout layout = ShuffleLayout.of(producer, 2, buildRequirements);
         StageFragment consumer = cut.stream().filter(fragment -> fragment.stageId() == buildStage.consumerStageId()).findFirst().orElseThrow();
 
         // the probe side is not decided yet: nothing to disagree with
-        ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements));
+        ConsumerRequirements.checkShuffleInputs(consumer, Map.of(0, buildRequirements));
         // the probe side keeps the planned P_c=4
-        assertThatThrownBy(() -> ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, BoundaryRequirements.none(probeBoundary))))
+        assertThatThrownBy(() -> ConsumerRequirements.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, BoundaryRequirements.none(probeBoundary))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.TASK_COUNT_CONFLICT))
                 .hasMessageContaining("P_c=3 (handler sizer (stage 0 → stage 2) with P_c=3)")
                 .hasMessageContaining("P_c=4 (planned for stage 1 → stage 2)");
         // both sides with P_c=3: agreed, and the consumer reads both with it
         BoundaryRequirements probeRequirements = BoundaryRequirements.none(probeBoundary).with("sizer", ConsumerTasks.exact(2, 3));
-        ShuffleLayout.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, probeRequirements));
+        ConsumerRequirements.checkShuffleInputs(consumer, Map.of(0, buildRequirements, 1, probeRequirements));
         assertThat(layout.partitionsPerConsumerTask()).isEqualTo(3);
         StageFragment read = ShuffleLayout.withInputPartitions(consumer, Map.of(0, 3, 1, 3));
-        assertThat(ProducerRewriteCheck.inputs(read.plan())).hasSize(2).allSatisfy(input -> assertThat(input.partitionsPerConsumerTask()).isEqualTo(3));
+        assertThat(PlanTree.nodesOf(read.plan(), StageInputExec.class)).hasSize(2).allSatisfy(input -> assertThat(input.partitionsPerConsumerTask()).isEqualTo(3));
         assertThat(read.plan().outputPartitioning().partitionCount()).isEqualTo(3);
         // the event the loop fires for that producer carries its cost
         assertThat(StageBoundaries.builtEvent(buildBoundary, buildStage.plan(), producer.taskCount(), new CostModel()).producerCost().outputRows()).isPositive();

@@ -72,7 +72,7 @@ class StageEventDispatcherTest {
     }
 
     private DynamicStageBuiltEvent event(StageBoundary boundary) {
-        Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage producer = ExactFixtures.sizeStatic(planner, fragments.get(0), List.of(), List.of());
         return StageBoundaries.builtEvent(boundary, fragments.get(0).plan(), producer.taskCount(), new CostModel());
     }
 
@@ -113,7 +113,7 @@ class StageEventDispatcherTest {
         StageFragment again = outcome.applyTo(fragments.get(0));
         assertThat(again.plan()).isSameAs(returned.get(2));
         assertThat(again.outputKeys()).isEqualTo(fragments.get(0).outputKeys());
-        Stage resized = planner.size(again, List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
+        Stage resized = ExactFixtures.sizeStatic(planner, again, List.of(), List.of());
         assertThat(resized.plan().schema()).isEqualTo(fragments.get(0).plan().schema());
     }
 
@@ -137,11 +137,11 @@ class StageEventDispatcherTest {
             assertThat(merged.origin()).contains("handler needs-two");
 
             // and the consumer is sized (never coalesced below, never above) to exactly 2 tasks; statically the shuffle input's Desired(4) loses too
-            Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
-            DistributedPlanner.SizingMode sizing = mode == PlanningMode.STATIC ? DistributedPlanner.SizingMode.STATIC : DistributedPlanner.SizingMode.ADAPTIVE;
+            Stage producer = ExactFixtures.sizeStatic(planner, fragments.get(0), List.of(), List.of());
             List<TaskCountHint> extra = new ArrayList<>(requirements.hints());
             extra.add(aqe);
-            Stage consumer = planner.size(fragments.get(1), List.of(producer), extra, sizing);
+            extra.addAll(ExactFixtures.statistics(planner, mode).advise(fragments.get(1), List.of(producer)).hints());
+            Stage consumer = planner.size(fragments.get(1), List.of(producer), extra);
             assertThat(producer.taskCount()).isEqualTo(4);
             assertThat(consumer.taskCount()).isEqualTo(2);
         }
@@ -209,8 +209,8 @@ class StageEventDispatcherTest {
         StageEventDispatcher atLimit = new StageEventDispatcher(List.of(
                 onBuilt("fits", event -> DynamicStageBuiltEventResponse.unchanged().withExactConsumerTasks(4))));
         BoundaryRequirements requirements = atLimit.onStageBuilt(event(shuffle(PlanningMode.ADAPTIVE))).requirements();
-        Stage producer = planner.size(fragments.get(0), List.of(), List.of(), DistributedPlanner.SizingMode.STATIC);
-        Stage consumer = planner.size(fragments.get(1), List.of(producer), requirements.hints(), DistributedPlanner.SizingMode.ADAPTIVE);
+        Stage producer = ExactFixtures.sizeStatic(planner, fragments.get(0), List.of(), List.of());
+        Stage consumer = planner.size(fragments.get(1), List.of(producer), requirements.hints());
         assertThat(consumer.taskCount()).isEqualTo(4);
         assertThat(consumer.taskCountHint()).isInstanceOf(TaskCountHint.Exact.class);
 
@@ -256,7 +256,7 @@ class StageEventDispatcherTest {
     void aSampledCountReplacesTheHandlersOwnBuiltCountButConflictsWithAnotherHandlers() {
         StageBoundary boundary = shuffle(PlanningMode.ADAPTIVE);
         SampledStatistics sample = new SampledStatistics(0, 10_000, 80_000, 1000, 2000, 0.2, 4, 4, 16, false, Statistics.unknown(fragments.get(0).plan().schema()));
-        StageSampledEvent sampledEvent = StageBoundaries.sampledEvent(boundary, fragments.get(0).plan(), 4, sample);
+        StageSampledEvent sampledEvent = new StageSampledEvent(boundary, fragments.get(0).plan(), 4, sample);
 
         StageEventDispatcher refining = new StageEventDispatcher(List.of(sampled("refiner", 2, StageSampledEventResponse.exactConsumerTasks(3))));
         BoundaryRequirements built = refining.onStageBuilt(event(boundary)).requirements();

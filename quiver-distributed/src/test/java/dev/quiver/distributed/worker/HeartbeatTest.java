@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 /** A peer that stops talking on a control stream is noticed by heartbeats, on both ends, well before gRPC keepalive would. */
 class HeartbeatTest {
     private static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
-    private static final Map<String, String> FAST = Map.of(HeartbeatSettings.INTERVAL_SETTING, "100", HeartbeatSettings.TIMEOUT_SETTING, "700");
+    private static final Map<String, String> FAST = Map.of("distributed.heartbeat_interval_ms", "100", "distributed.heartbeat_timeout_ms", "700");
     private static final WireFormat WIRE = new WireFormat(PlanCodec.create());
 
     private static TaskRequest request(String query) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.quiver.distributed.client.FlightWorkerClient;
 import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.operator.RemotePartition;
 import dev.quiver.distributed.protocol.DataTicket;
@@ -66,8 +67,9 @@ final class TestCluster implements AutoCloseable {
         return connections.workerClient(workers.get(worker).address());
     }
 
+    /** A request with {@code settings} (by name, as text, as {@code SET} would take them) over the defaults. */
     static TaskRequest request(TaskId id, ExecutionPlan plan, Optional<ProducerHead> head, Map<String, String> settings) {
-        return new TaskRequest(id, plan, head, settings, VERSION);
+        return new TaskRequest(id, plan, head, DistributedSettings.TASK_REGISTRY.defaults().withAll(settings), VERSION);
     }
 
     /** A task context on the coordinator side that can read remote partitions. */

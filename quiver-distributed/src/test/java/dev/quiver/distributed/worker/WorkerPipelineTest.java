@@ -172,16 +172,6 @@ class WorkerPipelineTest {
     }
 
     @Test
-    void unknownCompressionIsRefusedAtTaskStart() {
-        try (TestCluster cluster = new TestCluster(1)) {
-            assertThatThrownBy(() -> cluster.client(0).startTask(TestCluster.request(new TaskId("p2", 1, 0), MemoryScanExec.split(SCHEMA, rows(1), 1),
-                    Optional.empty(), Map.of("distributed.compression", "snappy")), new RecordingListener()))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
-                    .hasMessageContaining("snappy");
-        }
-    }
-
-    @Test
     void abortedControlStreamStopsAndFreesTheTask() {
         try (TestCluster cluster = new TestCluster(1)) {
             TaskId task = new TaskId("p3", 1, 0);
@@ -257,7 +247,7 @@ class WorkerPipelineTest {
             for (int i = 0; i < 40; i++) {
                 TaskControl control = cluster.client(0).startTask(TestCluster.request(new TaskId("a" + i, 1, 0),
                         MemoryScanExec.split(SCHEMA, rows(1), 1), Optional.empty(),
-                        Map.of(HeartbeatSettings.INTERVAL_SETTING, "5", HeartbeatSettings.TIMEOUT_SETTING, "3000")), new RecordingListener());
+                        Map.of("distributed.heartbeat_interval_ms", "5", "distributed.heartbeat_timeout_ms", "3000")), new RecordingListener());
                 TestCluster.sleep(20 + i % 7);
                 control.abort("stress");
                 control.close();

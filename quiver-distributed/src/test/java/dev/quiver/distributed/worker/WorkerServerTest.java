@@ -3,6 +3,7 @@ package dev.quiver.distributed.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.protocol.ProducerHead;
 import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskRequest;
@@ -52,7 +53,7 @@ class WorkerServerTest {
     void refusesTaskOfAnotherVersion() {
         try (TestCluster cluster = new TestCluster(1)) {
             TaskRequest request = new TaskRequest(new TaskId("q1", 1, 0), MemoryScanExec.split(SCHEMA, List.of(List.of(1L)), 1),
-                    Optional.of(new ProducerHead.Coalesce()), Map.of(), "other-9");
+                    Optional.of(new ProducerHead.Coalesce()), DistributedSettings.TASK_REGISTRY.defaults(), "other-9");
             RecordingListener listener = new RecordingListener();
             assertThatThrownBy(() -> cluster.client(0).startTask(request, listener))
                     .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_VERSION_MISMATCH))

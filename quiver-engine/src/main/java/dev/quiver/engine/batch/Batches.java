@@ -1,5 +1,6 @@
 package dev.quiver.engine.batch;
 
+import dev.quiver.engine.execution.PlanChecks;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -19,7 +20,7 @@ public final class Batches {
             for (int r = 0; r < rows.size(); r++) {
                 List<?> row = rows.get(r);
                 if (row.size() != schema.getFields().size()) {
-                    throw new IllegalArgumentException("row " + r + " has " + row.size() + " values, schema has " + schema.getFields().size());
+                    throw PlanChecks.planError("rows", "row %s has %s values but the schema %s columns", r, row.size(), schema.getFields().size());
                 }
                 for (int c = 0; c < row.size(); c++) {
                     VectorValues.set(root.getVector(c), r, row.get(c));

@@ -25,11 +25,15 @@ public enum ErrorCode {
     SUBQUERY_MULTIPLE_ROWS(13, USER_ERROR),
     /** Two task-count requirements of one stage disagree, or one exceeds the task limit. */
     TASK_COUNT_CONFLICT(14, USER_ERROR),
+    /** An aggregate where SQL does not allow one: nested in another, in WHERE or GROUP BY, or a column neither grouped nor aggregated. */
+    INVALID_AGGREGATION(15, USER_ERROR),
 
     INTERNAL_ERROR(0, INTERNAL),
     PLAN_ERROR(1, INTERNAL),
 
     EXCEEDED_MEMORY_LIMIT(0, RESOURCES),
+    /** A recursive query (WITH RECURSIVE) still produced rows after its limit of iterations. */
+    RECURSION_LIMIT_EXCEEDED(1, RESOURCES),
 
     SOURCE_ERROR(0, EXTERNAL),
     WORKER_UNREACHABLE(1, EXTERNAL),

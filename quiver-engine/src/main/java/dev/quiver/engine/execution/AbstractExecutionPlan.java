@@ -15,7 +15,7 @@ public abstract class AbstractExecutionPlan implements ExecutionPlan {
     protected final void checkPartition(int partition) {
         int count = outputPartitioning().partitionCount();
         if (partition < 0 || partition >= count) {
-            throw new IllegalArgumentException(name() + " has " + count + " partitions; asked for partition " + partition);
+            throw PlanChecks.planError(name(), "has %s partitions; asked for partition %s", count, partition);
         }
     }
 

@@ -65,7 +65,7 @@ public sealed interface Partitioning {
 
     private static void checkCount(int partitionCount) {
         if (partitionCount < 1) {
-            throw new IllegalArgumentException("partition count must be at least 1: " + partitionCount);
+            throw PlanChecks.planError("Partitioning", "partition count must be at least 1: %s", partitionCount);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.quiver.engine.execution;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.MemoryPool;
@@ -35,6 +36,8 @@ public final class TaskContext implements AutoCloseable {
     private final Map<Class<?>, Object> services;
     private volatile String cancelReason;
     private volatile Throwable failure;
+    /** The context whose cancellation this one shares ({@link #forRerun}), or null. */
+    private final TaskContext parent;
 
     public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config) {
         this(taskId, allocator, memoryPool, executor, config, Map.of());
@@ -46,6 +49,12 @@ public final class TaskContext implements AutoCloseable {
      */
     public TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config,
             Map<Class<?>, Object> services) {
+        this(taskId, allocator, memoryPool, executor, config, services, null);
+    }
+
+    private TaskContext(String taskId, BufferAllocator allocator, MemoryPool memoryPool, QuiverExecutor executor, ExecutionConfig config,
+            Map<Class<?>, Object> services, TaskContext parent) {
+        this.parent = parent;
         this.services = Map.copyOf(requireNonNull(services, "services is null"));
         this.services.forEach((type, service) -> {
             if (!type.isInstance(service)) {
@@ -95,6 +104,15 @@ public final class TaskContext implements AutoCloseable {
     }
 
     /**
+     * The value of {@code setting} for this execution: the session's, or on a worker the task
+     * request's (which carries the engine's and the {@code distributed.*} settings). An operator
+     * reads a setting here, so that a new one is only its declaration.
+     */
+    public <T> T setting(Setting<T> setting) {
+        return config.settings().get(setting);
+    }
+
+    /**
      * The state the partitions of {@code node} share, created by {@code factory} on first use. If
      * the state is {@link AutoCloseable} it is closed with this context (after its partitions'
      * streams, which must therefore not rely on it being closed for them).
@@ -113,8 +131,27 @@ public final class TaskContext implements AutoCloseable {
         }
     }
 
+    /**
+     * A context for executing part of this execution's plan once more (the recursive part of a
+     * recursive query, once per iteration): the same allocator, pool, executor, settings, services
+     * and cancellation — a failure or cancellation of either is seen by both — but its own shared
+     * state, so that nodes whose partitions share state start afresh. The caller closes it once the
+     * run's streams are closed.
+     */
+    public TaskContext forRerun(String name) {
+        return new TaskContext(taskId + "." + name, allocator, memoryPool, executor, config, services, root());
+    }
+
+    private TaskContext root() {
+        return parent == null ? this : parent;
+    }
+
     /** Asks every stream of this execution to stop at its next check. */
     public void cancel(String reason) {
+        if (parent != null) {
+            parent.cancel(reason);
+            return;
+        }
         if (cancelReason == null) {
             cancelReason = requireNonNull(reason, "reason is null");
         }
@@ -125,6 +162,10 @@ public final class TaskContext implements AutoCloseable {
      * so that a failure on a producer thread is not masked by the cancellations it causes.
      */
     public void fail(Throwable error) {
+        if (parent != null) {
+            parent.fail(error);
+            return;
+        }
         if (failure == null) {
             failure = error;
         }
@@ -132,11 +173,15 @@ public final class TaskContext implements AutoCloseable {
     }
 
     public boolean isCancelled() {
-        return cancelReason != null;
+        return root().cancelReason != null;
     }
 
     /** Throws the recorded failure, or QUERY_CANCELLED, if this execution should stop. */
     public void checkCancelled() {
+        if (parent != null) {
+            parent.checkCancelled();
+            return;
+        }
         if (cancelReason != null) {
             Throwable error = failure;
             if (error instanceof RuntimeException runtime) {

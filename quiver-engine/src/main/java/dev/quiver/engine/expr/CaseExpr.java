@@ -2,6 +2,7 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.kernel.SelectionKernels;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,7 @@ public record CaseExpr(List<WhenThen> branches, Optional<PhysicalExpr> elseValue
         branches = List.copyOf(requireNonNull(branches, "branches is null"));
         requireNonNull(elseValue, "elseValue is null");
         requireNonNull(type, "type is null");
-        if (branches.isEmpty()) {
-            throw new IllegalArgumentException("CASE needs at least one WHEN branch");
-        }
+        PlanChecks.checkArgument(!branches.isEmpty(), "CASE", "needs at least one WHEN branch");
     }
 
     /** One {@code WHEN condition THEN value} branch. */

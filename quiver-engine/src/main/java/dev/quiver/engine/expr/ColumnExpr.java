@@ -2,6 +2,7 @@ package dev.quiver.engine.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.kernel.Vectors;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -13,7 +14,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public record ColumnExpr(int index, String name, ArrowType type, boolean nullable) implements PhysicalExpr {
     public ColumnExpr {
         if (index < 0) {
-            throw new IllegalArgumentException("column index must not be negative: " + index);
+            throw PlanChecks.planError("column " + name, "index must not be negative: %s", index);
         }
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");

@@ -7,6 +7,7 @@ import dev.quiver.engine.expr.function.CallArguments;
 import dev.quiver.engine.expr.function.CallSite;
 import dev.quiver.engine.expr.function.Kernel;
 import dev.quiver.engine.expr.function.ScalarFunction;
+import dev.quiver.engine.expr.function.Signature;
 import dev.quiver.engine.expr.kernel.Vectors;
 import java.util.List;
 import java.util.Objects;
@@ -37,9 +38,20 @@ public final class ScalarFunctionExpr implements PhysicalExpr {
         this.type = requireNonNull(type, "type is null");
         function.checkArguments(this.args.stream().map(PhysicalExpr::type).toList(), ErrorCode.PLAN_ERROR);
         this.site = new CallSite(function, this.args, type, display(function, this.args));
+        checkConstants(function, this.args);
         this.kernel = function.strict() && hasNullConstant(this.args)
                 ? call -> Vectors.constant(call.resultType(), null, call.rows(), call.allocator())
                 : function.kernel().bind(site);
+    }
+
+    /** The parameters' checks of constant arguments, run even when a NULL argument makes the call NULL, so constants fail alike. */
+    private static void checkConstants(ScalarFunction function, List<PhysicalExpr> args) {
+        Signature signature = function.signatureFor(args.stream().map(PhysicalExpr::type).toList()).orElseThrow();
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i) instanceof LiteralExpr literal && literal.value() != null) {
+                signature.parameter(i).check().check(literal.value());
+            }
+        }
     }
 
     private static boolean hasNullConstant(List<PhysicalExpr> args) {

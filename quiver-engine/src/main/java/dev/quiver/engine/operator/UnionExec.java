@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
@@ -21,9 +22,7 @@ public final class UnionExec extends AbstractExecutionPlan {
 
     public UnionExec(List<ExecutionPlan> inputs) {
         this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
-        if (inputs.isEmpty()) {
-            throw new IllegalArgumentException("UnionExec needs at least one input");
-        }
+        PlanChecks.checkArgument(!inputs.isEmpty(), "UnionExec", "needs at least one input");
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.quiver.engine.spi;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +20,7 @@ public record ScanRequest(Optional<List<Integer>> projection, List<PhysicalExpr>
         requireNonNull(projection, "projection is null");
         projection = projection.map(List::copyOf);
         filters = List.copyOf(requireNonNull(filters, "filters is null"));
-        if (targetPartitions < 1) {
-            throw new IllegalArgumentException("targetPartitions must be positive: " + targetPartitions);
-        }
+        PlanChecks.checkArgument(targetPartitions >= 1, "ScanRequest", "targetPartitions must be positive: %s", targetPartitions);
     }
 
     public static ScanRequest all(int targetPartitions) {

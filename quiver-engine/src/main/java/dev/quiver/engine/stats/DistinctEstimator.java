@@ -1,5 +1,7 @@
 package dev.quiver.engine.stats;
 
+import dev.quiver.engine.execution.PlanChecks;
+
 /**
  * Distinct-count estimates from partial evidence: a sample, or a part of a table (a Parquet row
  * group's dictionary). The model is that the rows of a part draw their values uniformly from a
@@ -18,7 +20,7 @@ public final class DistinctEstimator {
      */
     public static double domainSize(long distinct, long rows) {
         if (distinct < 0 || rows < 0) {
-            throw new IllegalArgumentException("counts must not be negative: " + distinct + ", " + rows);
+            throw PlanChecks.planError("DistinctEstimator", "counts must not be negative: %s distinct of %s rows", distinct, rows);
         }
         if (distinct == 0 || rows == 0) {
             return distinct;

@@ -1,5 +1,6 @@
 package dev.quiver.engine.stats;
 
+import dev.quiver.engine.execution.PlanChecks;
 import java.util.OptionalLong;
 
 /**
@@ -16,7 +17,7 @@ public record Estimate(Precision precision, long value) {
         if (precision == Precision.ABSENT) {
             value = 0;
         } else if (value < 0) {
-            throw new IllegalArgumentException("estimate must not be negative: " + value);
+            throw PlanChecks.planError("Estimate", "must not be negative: %s", value);
         }
     }
 

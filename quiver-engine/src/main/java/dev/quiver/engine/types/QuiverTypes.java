@@ -2,6 +2,7 @@ package dev.quiver.engine.types;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.execution.PlanChecks;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -42,9 +43,8 @@ public final class QuiverTypes {
     private QuiverTypes() {}
 
     public static ArrowType.Decimal decimal(int precision, int scale) {
-        if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision) {
-            throw new IllegalArgumentException("invalid decimal(" + precision + ", " + scale + ")");
-        }
+        PlanChecks.checkArgument(precision >= 1 && precision <= MAX_DECIMAL_PRECISION && scale >= 0 && scale <= precision, "decimal type",
+                "decimal(%s, %s) needs 1 <= precision <= %s and 0 <= scale <= precision", precision, scale, MAX_DECIMAL_PRECISION);
         return new ArrowType.Decimal(precision, scale, 128);
     }
 

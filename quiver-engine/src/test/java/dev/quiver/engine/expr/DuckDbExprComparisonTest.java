@@ -68,7 +68,7 @@ class DuckDbExprComparisonTest {
                 new Case("a > 5", bin(BinaryOperator.GT, c(0), lit(new BigDecimal("5.00"), QuiverTypes.decimal(15, 2)), bool)),
                 new Case("i > a", bin(BinaryOperator.GT, c(2), c(0), bool)),
                 new Case("w < b", bin(BinaryOperator.LT, c(6), c(1), bool)),
-                new Case("s LIKE '%b%c'", new LikeExpr(c(4), "%b%c", java.util.Optional.empty(), false)),
+                new Case("s LIKE '%b%c'", ExprTesting.like(c(4), "%b%c", java.util.Optional.empty(), false)),
                 new Case("s >= 'bc'", bin(BinaryOperator.GT_EQ, c(4), lit("bc", QuiverTypes.UTF8), bool)),
                 new Case("d <= DATE '1995-06-17'", bin(BinaryOperator.LT_EQ, c(5), lit((int) LocalDate.parse("1995-06-17").toEpochDay(), QuiverTypes.DATE32), bool)),
                 new Case("a > b AND i < 3", bin(BinaryOperator.AND, bin(BinaryOperator.GT, c(0), c(1), bool),

@@ -42,7 +42,7 @@ class EdgeBatchExprTest {
                 new CastExpr(s, QuiverTypes.DATE32),
                 new CastExpr(d, QuiverTypes.INT32),
                 new CastExpr(day, QuiverTypes.UTF8),
-                new LikeExpr(s, "%a_b%", Optional.empty(), false),
+                ExprTesting.like(s, "%a_b%", Optional.empty(), false),
                 new InListExpr(l, List.of(1L, 2L), true),
                 new ScalarFunctionExpr(ExprTesting.function("substring"), List.of(s, lit(2, QuiverTypes.INT32), lit(1, QuiverTypes.INT32)), QuiverTypes.UTF8),
                 new ScalarFunctionExpr(ExprTesting.function("upper"), List.of(s), QuiverTypes.UTF8),

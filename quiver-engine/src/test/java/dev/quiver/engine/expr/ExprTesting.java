@@ -31,6 +31,14 @@ final class ExprTesting {
         return dev.quiver.engine.expr.function.FunctionRegistry.builtins().require(name);
     }
 
+    /** {@code input [NOT] LIKE pattern [ESCAPE escape]} through the registry's like function. */
+    static PhysicalExpr like(PhysicalExpr input, String pattern, java.util.Optional<Character> escape, boolean negated) {
+        List<PhysicalExpr> args = new java.util.ArrayList<>(List.of(input, new LiteralExpr(pattern, QuiverTypes.UTF8)));
+        escape.ifPresent(e -> args.add(new LiteralExpr(String.valueOf(e), QuiverTypes.UTF8)));
+        PhysicalExpr like = function("like").call(args, QuiverTypes.BOOLEAN);
+        return negated ? new NotExpr(like) : like;
+    }
+
     static ColumnExpr col(Schema schema, int index) {
         Field field = schema.getFields().get(index);
         return new ColumnExpr(index, field.getName(), field.getType(), true);

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.aqe.StageDecision;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
@@ -39,8 +40,8 @@ class AdaptiveExecutionTest {
     @BeforeAll
     void start() {
         catalog = TpchCatalog.cached(0.01, 256L << 20);
-        session = QuerySession.builder().catalog(catalog).targetPartitions(2).batchSize(BATCH_SIZE).localWorkers(4).withDynamicTaskCount(true)
-                .withSampleBytesPerPartition(SAMPLE_BYTES).queryEventListener(heard::add).build();
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).batchSize(BATCH_SIZE).localWorkers(4).set(DistributedSettings.DYNAMIC_TASK_COUNT, true)
+                .set(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, SAMPLE_BYTES).queryEventListener(heard::add).build();
     }
 
     @AfterAll
@@ -108,8 +109,8 @@ class AdaptiveExecutionTest {
     private DistributedRun scanStageRun(String sql) {
         DistributedRun run = DistributedRun.query(session, sql);
         DistributedRun.assertSucceeded(run.finalPlan());
-        long budget = session.settings().distributed().dynamicBytesPerPartition();
-        int max = session.settings().distributed().maxTasksPerStage() == 0 ? 4 : session.settings().distributed().maxTasksPerStage();
+        long budget = session.settings().get(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION);
+        int max = session.settings().get(DistributedSettings.MAX_TASKS_PER_STAGE) == 0 ? 4 : session.settings().get(DistributedSettings.MAX_TASKS_PER_STAGE);
         for (Stage stage : run.finalPlan().plan().stages()) {
             StageDecision decision = run.finalPlan().decisions().get(stage.stageId());
             long partitions = (decision.cost().costBytes() + budget - 1) / budget;

@@ -2,6 +2,7 @@ package dev.quiver.session.distributed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.QuerySession;
@@ -70,7 +71,7 @@ class BlockedStageSamplingTest {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         OptionalLong groups = OptionalLong.empty();
         try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(PARTITIONS).localWorkers(WORKERS, workerMemory)
-                .withDynamicTaskCount(true).queryEventListener(heard::add).build()) {
+                .set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add).build()) {
             try {
                 groups = OptionalLong.of(((Number) session.executeScript(QUERY).rows().get(0).get(0)).longValue());
             } catch (RuntimeException outOfMemory) {

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.QuiverVersion;
@@ -15,6 +16,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.SqlPlanCodec;
@@ -91,7 +93,7 @@ class DistributedFaultTest {
     void aWorkersMemoryLimitStopsATaskThatOutgrowsIt() {
         try (TpchCatalog catalog = TpchCatalog.cached(0.01, 256L << 20);
                 QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(2, 64L << 10)
-                        .withBytesPerPartitionForScans(1024).build()) {
+                        .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build()) {
             LocalCluster cluster = session.localCluster().orElseThrow();
             assertThat(cluster.workers()).allSatisfy(worker -> assertThat(worker.memoryPool().limit()).isEqualTo(64L << 10));
             QueryHandle handle = session.execute("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey");

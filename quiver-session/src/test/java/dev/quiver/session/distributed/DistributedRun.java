@@ -6,6 +6,7 @@ import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.aqe.StageDecision;
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
@@ -37,8 +38,8 @@ class DistributedTpchTest {
     void start() {
         catalog = TpchCatalog.cached(0.01, 256L << 20);
         // adaptive mode: small budgets, so that stages fan out and samples are partial even at SF 0.01
-        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).withBytesPerPartitionForScans(1)
-                .withDynamicBytesPerPartition(256L << 10).withSampleBytesPerPartition(32L << 10).build();
+        session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(4).set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1L)
+                .set(DistributedSettings.DYNAMIC_BYTES_PER_PARTITION, 256L << 10).set(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 32L << 10).build();
     }
 
     @AfterAll

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.TaskState;
@@ -10,6 +11,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.tpch.AnswerFile;
@@ -42,7 +44,7 @@ class DistributedWorkerProcessTest {
         second = WorkerProcess.start();
         catalog = TpchCatalog.cached(0.01, 256L << 20);
         session = QuerySession.builder().catalog(catalog).targetPartitions(2).workers(List.of(first.address(), second.address()))
-                .withBytesPerPartitionForScans(1024).build();
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build();
     }
 
     @AfterAll

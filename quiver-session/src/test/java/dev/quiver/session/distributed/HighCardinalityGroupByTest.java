@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.handler.AggregateMemorySizingHandler;
@@ -14,6 +15,7 @@ import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;
 import java.util.List;
@@ -82,7 +84,7 @@ class HighCardinalityGroupByTest {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         try (QuerySession advisory = QuerySession.builder().catalog(catalog).targetPartitions(ADAPTIVE_PARTITIONS)
                 .localWorkers(WORKERS, ADAPTIVE_WORKER_LIMIT)
-                .withDynamicTaskCount(true).queryEventListener(heard::add).build()) {
+                .set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add).build()) {
             assertRunsOutOfMemory(advisory);
         }
         int consumerStage = heard.stream().filter(event -> event instanceof QueryEvent.StageClosed closed && !closed.inputStageIds().isEmpty())
@@ -150,7 +152,7 @@ class HighCardinalityGroupByTest {
 
     private QuerySession session(boolean adaptive, boolean handler, long workerLimit, int partitions) {
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(partitions).localWorkers(WORKERS, workerLimit)
-                .withDynamicTaskCount(adaptive);
+                .set(DistributedSettings.DYNAMIC_TASK_COUNT, adaptive);
         if (handler) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }

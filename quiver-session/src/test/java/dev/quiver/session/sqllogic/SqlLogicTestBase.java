@@ -2,8 +2,8 @@ package dev.quiver.session.sqllogic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.engine.config.Settings;
 import dev.quiver.session.QuerySession;
-import dev.quiver.session.SessionSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +74,7 @@ abstract class SqlLogicTestBase {
     /** The session's views and settings when a file started, to undo what the file created and to find what it changed. */
     private final class FileState {
         private Set<String> views = Set.of();
-        private SessionSettings settings;
+        private Settings settings;
 
         void capture() {
             views = new TreeSet<>(session.views().keySet());

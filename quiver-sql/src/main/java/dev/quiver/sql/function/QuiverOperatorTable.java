@@ -21,8 +21,9 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
 
 /**
  * The operators SQL text can use: every registry function callable by name (under each of its
- * names), Calcite's standard operators and functions except those a registry function
- * replaces, and the few library operators the Babel parser produces ({@code ILIKE},
+ * names), Quiver's {@code +}, {@code -} and {@code EXTRACT} ({@link DatetimeOperators}: the date
+ * and time forms typed as DuckDB does), Calcite's standard operators and functions except those
+ * these replace, and the few library operators the Babel parser produces ({@code ILIKE},
  * {@code x::type}, {@code TRY_CAST}, {@code date('...')}).
  */
 public final class QuiverOperatorTable {
@@ -42,14 +43,17 @@ public final class QuiverOperatorTable {
         }
         SqlOperatorTable library = SqlOperatorTables.of(SqlLibraryOperators.DATE, SqlLibraryOperators.ILIKE,
                 SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.INFIX_CAST, SqlLibraryOperators.TRY_CAST);
-        return SqlOperatorTables.chain(SqlOperatorTables.of(functions), new Hiding(SqlStdOperatorTable.instance(), names), library);
+        functions.addAll(DatetimeOperators.ALL);
+        return SqlOperatorTables.chain(SqlOperatorTables.of(functions),
+                new Hiding(SqlStdOperatorTable.instance(), names, Set.copyOf(DatetimeOperators.REPLACED)), library);
     }
 
-    /** A table without the functions of some names: the registry's own take their place. */
-    private record Hiding(SqlOperatorTable table, Set<String> hiddenFunctions) implements SqlOperatorTable {
+    /** A table without the functions of some names and some operators: the registry's and Quiver's own take their place. */
+    private record Hiding(SqlOperatorTable table, Set<String> hiddenFunctions, Set<SqlOperator> hiddenOperators) implements SqlOperatorTable {
         Hiding {
             requireNonNull(table, "table is null");
             hiddenFunctions = Set.copyOf(hiddenFunctions);
+            hiddenOperators = Set.copyOf(hiddenOperators);
         }
 
         @Override
@@ -69,7 +73,8 @@ public final class QuiverOperatorTable {
         }
 
         private boolean hidden(SqlOperator op) {
-            return op.getSyntax().family == SqlSyntax.FUNCTION && hiddenFunctions.contains(op.getName().toUpperCase(Locale.ROOT));
+            return hiddenOperators.contains(op)
+                    || op.getSyntax().family == SqlSyntax.FUNCTION && hiddenFunctions.contains(op.getName().toUpperCase(Locale.ROOT));
         }
     }
 }

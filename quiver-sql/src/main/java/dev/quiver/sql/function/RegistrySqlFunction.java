@@ -2,6 +2,8 @@ package dev.quiver.sql.function;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.function.Parameter;
 import dev.quiver.engine.expr.function.ScalarFunction;
 import dev.quiver.engine.expr.function.Signature;
 import dev.quiver.engine.expr.function.Volatility;
@@ -9,6 +11,7 @@ import dev.quiver.sql.catalog.ArrowToCalciteTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.type.RelDataType;
@@ -20,6 +23,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlOperandCountRanges;
 import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 
@@ -83,13 +87,36 @@ public final class RegistrySqlFunction extends SqlFunction {
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
             CalciteArgumentTypes args = new CalciteArgumentTypes(binding);
-            if (args.allTyped() && function.signatureFor(args.types()).isPresent()) {
+            Optional<Signature> signature = args.allTyped() ? function.signatureFor(args.types()) : Optional.empty();
+            if (signature.isPresent()) {
+                checkConstants(binding, args, signature.get());
                 return true;
             }
             if (throwOnFailure) {
                 throw binding.newValidationSignatureError();
             }
             return false;
+        }
+
+        /** Runs the parameters' checks on constant arguments (a regular expression must compile), failing at the argument's position. */
+        private static void checkConstants(SqlCallBinding binding, CalciteArgumentTypes args, Signature signature) {
+            for (int i = 0; i < args.size(); i++) {
+                Parameter parameter = signature.parameter(i);
+                if (parameter.check() == Parameter.ConstantCheck.NONE || !args.isConstant(i)) {
+                    continue;
+                }
+                Object value = args.constant(i);
+                if (value == null) {
+                    continue;
+                }
+                try {
+                    parameter.check().check(value);
+                } catch (QuiverException e) {
+                    SqlParserPos pos = binding.operand(i).getParserPosition();
+                    throw new QuiverException(e.errorCode(), e.getMessage() + " (at line " + pos.getLineNum() + ", column " + pos.getColumnNum() + ")",
+                            new QuiverException.SqlPosition(pos.getLineNum(), pos.getColumnNum()), e);
+                }
+            }
         }
 
         @Override

@@ -4,7 +4,6 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
-import dev.quiver.engine.expr.CaseExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.function.ConditionalFunctions;
@@ -18,7 +17,6 @@ import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -27,57 +25,61 @@ import org.apache.calcite.sql.SqlKind;
 
 /**
  * GROUP BY as a two-phase hash aggregation: PARTIAL per input partition, then a repartition on the
- * group keys (or, without keys, a coalesce) and FINAL. DISTINCT aggregates have no partial state,
- * so their input is repartitioned first and aggregated in one SINGLE step.
+ * group keys (or, without keys, a coalesce) and FINAL. Aggregates without a partial state (DISTINCT,
+ * the holistic percentiles, MODE and STRING_AGG) need all of a group's rows in one place, so their
+ * input is repartitioned first and aggregated in one SINGLE step.
+ *
+ * <p>GROUPING SETS, ROLLUP and CUBE aggregate an {@link GroupingSets#expand expanded} input on the
+ * keys plus the grouping set's ordinal, in the same two phases; GROUPING() values are then
+ * constants per grouping set.
  */
 final class AggregatePlanner {
     private AggregatePlanner() {}
 
     static ExecutionPlan plan(Aggregate aggregate, ExecutionPlan input, RexTranslator inputs, int targetPartitions) {
-        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "GROUPING SETS, ROLLUP and CUBE are not supported");
-        }
         List<String> fieldNames = aggregate.getRowType().getFieldNames();
-        List<PhysicalExpr> groupExprs = new ArrayList<>();
-        List<String> groupNames = new ArrayList<>();
-        int position = 0;
-        for (int key : aggregate.getGroupSet()) {
-            groupExprs.add(inputs.column(key));
-            groupNames.add(fieldNames.get(position++));
-        }
+        GroupingSets.Keys keys = aggregate.getGroupType() == Aggregate.Group.SIMPLE
+                ? GroupingSets.simple(aggregate, input, inputs, fieldNames)
+                : GroupingSets.expand(aggregate, input, inputs, fieldNames);
+        AggregateCalls calls = new AggregateCalls(aggregate.getInput(), inputs);
         List<AggregateExpr> aggregates = new ArrayList<>();
-        List<Boolean> sumZero = new ArrayList<>();
-        // Per output aggregate column: the index among the computed aggregates, or a constant.
+        // Per output aggregate column: the index among the computed aggregates, or how to compute it.
         List<Object> outputs = new ArrayList<>();
-        boolean distinct = false;
+        boolean needsProjection = keys.groupingSet() >= 0;
+        int position = aggregate.getGroupCount();
         for (AggregateCall call : aggregate.getAggCallList()) {
             String name = fieldNames.get(position++);
-            if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+            SqlKind kind = call.getAggregation().getKind();
+            if (kind == SqlKind.LITERAL_AGG) {
                 outputs.add(literal(call));
-                continue;
-            }
-            if (call.getAggregation().getKind() == SqlKind.SINGLE_VALUE) {
+                needsProjection = true;
+            } else if (kind == SqlKind.GROUPING) {
+                outputs.add(keys.grouping(call.getArgList(), name));
+                needsProjection = true;
+            } else if (kind == SqlKind.SINGLE_VALUE) {
                 // MAX of the value (the only one, if any) and the row count it is checked against.
                 outputs.add(new SingleValue(aggregates.size(), aggregates.size() + 1));
-                AggregateExpr value = aggregateExpr(call, inputs, name);
+                AggregateExpr value = calls.translate(call, name);
                 aggregates.add(new AggregateExpr(AggregateFunction.MAX, value.args(), false, name, value.type()));
                 aggregates.add(new AggregateExpr(AggregateFunction.COUNT, List.of(), false, name + "$rows", QuiverTypes.INT64));
-                sumZero.add(false);
-                sumZero.add(false);
-                continue;
+                needsProjection = true;
+            } else if (kind == SqlKind.GROUP_ID || kind == SqlKind.GROUPING_ID) {
+                throw new QuiverException(ErrorCode.NOT_SUPPORTED, call.getAggregation().getName() + " is not supported; use GROUPING(...)");
+            } else {
+                outputs.add(kind == SqlKind.SUM0 ? new SumZero(aggregates.size()) : aggregates.size());
+                aggregates.add(calls.translate(call, name));
+                needsProjection |= kind == SqlKind.SUM0;
             }
-            outputs.add(aggregates.size());
-            aggregates.add(aggregateExpr(call, inputs, name));
-            sumZero.add(call.getAggregation().getKind() == SqlKind.SUM0);
-            distinct |= call.isDistinct();
         }
-        ExecutionPlan plan = twoPhase(groupExprs, groupNames, aggregates, distinct, input, targetPartitions);
-        boolean computedOnly = outputs.stream().allMatch(o -> o instanceof Integer);
-        return sumZero.contains(true) || !computedOnly ? finish(plan, groupExprs.size(), outputs, sumZero, fieldNames) : plan;
+        ExecutionPlan plan = twoPhase(keys, aggregates, targetPartitions);
+        return needsProjection ? finish(plan, keys, outputs, fieldNames) : plan;
     }
 
     /** Where the parts of a {@code SINGLE_VALUE} aggregate are among the computed aggregates. */
     private record SingleValue(int value, int rowCount) {}
+
+    /** {@code $SUM0} (SUM that gives 0 instead of NULL over no rows) of the computed aggregate at {@code index}. */
+    private record SumZero(int index) {}
 
     /** {@code LITERAL_AGG(c)}: the constant c for every group (Calcite's marker for "a row exists"). */
     private static LiteralExpr literal(AggregateCall call) {
@@ -88,19 +90,21 @@ final class AggregatePlanner {
         return new LiteralExpr(Literals.value(literal, type), type);
     }
 
-    private static ExecutionPlan twoPhase(List<PhysicalExpr> groupExprs, List<String> groupNames, List<AggregateExpr> aggregates,
-            boolean distinct, ExecutionPlan input, int targetPartitions) {
+    private static ExecutionPlan twoPhase(GroupingSets.Keys keys, List<AggregateExpr> aggregates, int targetPartitions) {
+        List<PhysicalExpr> groupExprs = keys.exprs();
+        List<String> groupNames = keys.names();
+        ExecutionPlan input = keys.input();
         int partitions = input.outputPartitioning().partitionCount();
         if (partitions == 1) {
-            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, input);
+            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, input, keys.seedFlag());
         }
-        if (distinct) {
+        if (aggregates.stream().anyMatch(aggregate -> !aggregate.decomposable())) {
             ExecutionPlan gathered = groupExprs.isEmpty()
                     ? new CoalescePartitionsExec(input)
                     : new RepartitionExec(input, new Partitioning.Hash(groupExprs, targetPartitions));
-            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, gathered);
+            return new HashAggregateExec(AggregateMode.SINGLE, groupExprs, groupNames, aggregates, gathered, keys.seedFlag());
         }
-        HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, groupExprs, groupNames, aggregates, input);
+        HashAggregateExec partial = new HashAggregateExec(AggregateMode.PARTIAL, groupExprs, groupNames, aggregates, input, keys.seedFlag());
         List<PhysicalExpr> partialKeys = new ArrayList<>();
         for (int i = 0; i < groupExprs.size(); i++) {
             partialKeys.add(RexTranslator.column(partial.schema(), i));
@@ -111,68 +115,33 @@ final class AggregatePlanner {
         return new HashAggregateExec(AggregateMode.FINAL, partialKeys, groupNames, aggregates, gathered);
     }
 
-    private static AggregateExpr aggregateExpr(AggregateCall call, RexTranslator inputs, String name) {
-        if (!call.collation.getFieldCollations().isEmpty()) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Aggregates WITHIN GROUP (ORDER BY ...) are not supported: " + call);
-        }
-        AggregateFunction function = switch (call.getAggregation().getKind()) {
-            case COUNT -> AggregateFunction.COUNT;
-            case SUM, SUM0 -> AggregateFunction.SUM;
-            case AVG -> AggregateFunction.AVG;
-            case MIN -> AggregateFunction.MIN;
-            case MAX, SINGLE_VALUE -> AggregateFunction.MAX;
-            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The aggregate function " + call.getAggregation().getName() + " is not supported");
-        };
-        if (call.getArgList().size() > 1) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, call.getAggregation().getName() + " with several arguments is not supported");
-        }
-        List<PhysicalExpr> args = new ArrayList<>();
-        for (int arg : call.getArgList()) {
-            args.add(inputs.column(arg));
-        }
-        if (call.filterArg >= 0) {
-            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): rows failing f become NULL,
-            // which every aggregate ignores (COUNT(*) counts a non-null constant instead).
-            if (args.isEmpty()) {
-                args.add(new LiteralExpr(1, QuiverTypes.INT32));
-            }
-            PhysicalExpr condition = inputs.column(call.filterArg);
-            List<PhysicalExpr> filtered = new ArrayList<>();
-            for (PhysicalExpr arg : args) {
-                filtered.add(new CaseExpr(List.of(new CaseExpr.WhenThen(condition, arg)), Optional.empty(), arg.type()));
-            }
-            args = filtered;
-        }
-        return new AggregateExpr(function, args, call.isDistinct(), name, TypeMapping.toArrow(call.getType()));
-    }
-
     /**
-     * Projects the aggregate's output into the Aggregate's columns: constants for LITERAL_AGG, the
-     * checked value for SINGLE_VALUE, and
-     * {@code $SUM0} (SUM that gives 0 instead of NULL over no rows) as COALESCE(sum, 0).
+     * Projects the aggregate's output into the Aggregate's columns: the group keys (without a
+     * grouping set's ordinal), constants for LITERAL_AGG, GROUPING() from the ordinal, the checked
+     * value for SINGLE_VALUE, and {@code $SUM0} as COALESCE(sum, 0).
      */
-    private static ExecutionPlan finish(ExecutionPlan plan, int groupCount, List<Object> outputs, List<Boolean> sumZero,
-            List<String> names) {
+    private static ExecutionPlan finish(ExecutionPlan plan, GroupingSets.Keys keys, List<Object> outputs, List<String> names) {
+        int groupCount = keys.exprs().size();
         List<PhysicalExpr> exprs = new ArrayList<>();
         for (int i = 0; i < groupCount; i++) {
-            exprs.add(RexTranslator.column(plan.schema(), i));
+            if (i != keys.groupingSet()) {
+                exprs.add(RexTranslator.column(plan.schema(), i));
+            }
         }
         for (Object output : outputs) {
             if (output instanceof LiteralExpr literal) {
                 exprs.add(literal);
-                continue;
-            }
-            if (output instanceof SingleValue single) {
+            } else if (output instanceof GroupingSets.Grouping grouping) {
+                exprs.add(grouping.expr(RexTranslator.column(plan.schema(), keys.groupingSet())));
+            } else if (output instanceof SingleValue single) {
                 exprs.add(new AtMostOneRowExpr(RexTranslator.column(plan.schema(), groupCount + single.rowCount()),
                         RexTranslator.column(plan.schema(), groupCount + single.value())));
-                continue;
+            } else if (output instanceof SumZero sum) {
+                PhysicalExpr column = RexTranslator.column(plan.schema(), groupCount + sum.index());
+                exprs.add(ConditionalFunctions.COALESCE.call(List.of(column, zero(column.type())), column.type()));
+            } else {
+                exprs.add(RexTranslator.column(plan.schema(), groupCount + (Integer) output));
             }
-            int index = (Integer) output;
-            PhysicalExpr column = RexTranslator.column(plan.schema(), groupCount + index);
-            if (sumZero.get(index)) {
-                column = ConditionalFunctions.COALESCE.call(List.of(column, zero(column.type())), column.type());
-            }
-            exprs.add(column);
         }
         return new ProjectionExec(exprs, names, plan);
     }

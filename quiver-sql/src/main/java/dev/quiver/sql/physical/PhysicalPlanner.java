@@ -11,11 +11,13 @@ import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.FilterExec;
 import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.operator.ReplicateRowsExec;
 import dev.quiver.engine.operator.UnionExec;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.sql.planner.LogicalReplicate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,9 +31,12 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -49,7 +54,8 @@ import org.apache.calcite.rex.RexOver;
  *     grouping for UNION DISTINCT);</li>
  * <li>Aggregate → two-phase HashAggregateExec ({@link AggregatePlanner});</li>
  * <li>Join → HashJoinExec or NestedLoopJoinExec ({@link JoinPlanner});</li>
- * <li>Sort → SortExec, SortPreservingMergeExec and limits ({@link SortPlanner}).</li>
+ * <li>Sort → SortExec, SortPreservingMergeExec and limits ({@link SortPlanner});</li>
+ * <li>Window → sorts and WindowExecs ({@link WindowPlanner}).</li>
  * </ul>
  *
  * <p>Expressions are translated by {@link RexTranslator}. Anything else fails with
@@ -93,6 +99,9 @@ public final class PhysicalPlanner {
     }
 
     private ExecutionPlan visit(RelNode rel) {
+        if (rel instanceof RepeatUnion repeat) {
+            return RecursivePlanner.plan(repeat, this::visit);
+        }
         Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options.targetPartitions());
         if (scan.isPresent()) {
             return scan.get();
@@ -114,11 +123,18 @@ public final class PhysicalPlanner {
         if (rel instanceof Sort sort) {
             return SortPlanner.plan(sort, visit(sort.getInput()));
         }
+        if (rel instanceof Window window) {
+            ExecutionPlan input = visit(window.getInput());
+            return WindowPlanner.plan(window, input, translator(input, rel), options.targetPartitions());
+        }
         if (rel instanceof Values values) {
             return values(values);
         }
         if (rel instanceof Union union) {
             return union(union);
+        }
+        if (rel instanceof LogicalReplicate replicate) {
+            return new ReplicateRowsExec(visit(replicate.getInput()));
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The relational operator " + rel.getRelTypeName() + " is not supported");
     }
@@ -126,7 +142,8 @@ public final class PhysicalPlanner {
     private ExecutionPlan project(Project project) {
         for (RexNode expr : project.getProjects()) {
             if (RexOver.containsOver(expr)) {
-                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Window functions (OVER) are not supported");
+                // the optimizer turns every windowed projection into a Window
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a window function in a projection: " + expr);
             }
         }
         ExecutionPlan input = visit(project.getInput());
@@ -213,7 +230,12 @@ public final class PhysicalPlanner {
 
     /** {@code plan} with the union's column names, types and nullability, so every input has one schema. */
     private static ExecutionPlan conform(ExecutionPlan plan, Union union) {
-        List<RelDataTypeField> target = union.getRowType().getFieldList();
+        return conform(plan, union.getRowType());
+    }
+
+    /** {@code plan} with {@code rowType}'s column names, types and nullability. */
+    static ExecutionPlan conform(ExecutionPlan plan, RelDataType rowType) {
+        List<RelDataTypeField> target = rowType.getFieldList();
         List<PhysicalExpr> exprs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean same = true;

@@ -1,27 +1,42 @@
 package dev.quiver.sql.physical;
 
-/**
- * Choices the physical planner makes from configuration.
- *
- * @param targetPartitions partitions per stage: scans are asked for this many, and hash
- *     repartitions produce this many
- * @param collectLeftMaxRows a hash join whose (smaller) build side is estimated at no more rows
- *     than this collects it once and shares it with every probe partition; above it, both sides
- *     are hash-partitioned on the join keys
- */
-public record PhysicalPlannerOptions(int targetPartitions, long collectLeftMaxRows) {
-    public static final long DEFAULT_COLLECT_LEFT_MAX_ROWS = 100_000;
+import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
+
+/**
+ * Choices the physical planner makes from configuration: the session's typed settings, which hold
+ * at least the engine's and {@link SqlSettings}'. The accessors name the settings the planner reads;
+ * a planner pass reads any other with {@code options.settings().get(...)}, so that a new one is
+ * only its declaration.
+ *
+ * @param settings the session's settings
+ */
+public record PhysicalPlannerOptions(Settings settings) {
     public PhysicalPlannerOptions {
-        if (targetPartitions < 1) {
-            throw new IllegalArgumentException("targetPartitions must be positive: " + targetPartitions);
-        }
-        if (collectLeftMaxRows < 0) {
-            throw new IllegalArgumentException("collectLeftMaxRows must not be negative: " + collectLeftMaxRows);
-        }
+        requireNonNull(settings, "settings is null");
+        // fails at once (INTERNAL_ERROR) when the settings lack the ones the planner reads
+        settings.get(SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS);
+        settings.get(EngineSettings.TARGET_PARTITIONS);
     }
 
-    public static PhysicalPlannerOptions withTargetPartitions(int targetPartitions) {
-        return new PhysicalPlannerOptions(targetPartitions, DEFAULT_COLLECT_LEFT_MAX_ROWS);
+    /** The options a session's {@code settings} choose. */
+    public static PhysicalPlannerOptions from(Settings settings) {
+        return new PhysicalPlannerOptions(settings);
+    }
+
+    /** Partitions per stage: scans are asked for this many, and hash repartitions produce this many ({@code target_partitions}). */
+    public int targetPartitions() {
+        return settings.get(EngineSettings.TARGET_PARTITIONS);
+    }
+
+    /**
+     * A hash join whose (smaller) build side is estimated at no more rows than this collects it once
+     * and shares it with every probe partition; above it, both sides are hash-partitioned on the join
+     * keys ({@code hash_join_collect_left_max_rows}).
+     */
+    public long collectLeftMaxRows() {
+        return settings.get(SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS);
     }
 }

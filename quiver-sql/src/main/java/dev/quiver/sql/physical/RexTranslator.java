@@ -11,12 +11,13 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
 import dev.quiver.engine.expr.IsNullExpr;
-import dev.quiver.engine.expr.LikeExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.NegateExpr;
 import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.TryCastExpr;
 import dev.quiver.engine.expr.function.ConditionalFunctions;
+import dev.quiver.engine.expr.kernel.CastKernels;
 import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.sql.function.RegistrySqlFunction;
 import java.util.ArrayList;
@@ -33,7 +34,6 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.fun.SqlLikeOperator;
 
 /**
  * Translates Calcite row expressions over one input into {@link PhysicalExpr}s over the input's
@@ -87,6 +87,10 @@ public final class RexTranslator {
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The expression " + node + " (" + node.getKind() + ") is not supported");
     }
 
+    public RexBuilder rexBuilder() {
+        return rexBuilder;
+    }
+
     /** A reference to input column {@code index}. */
     public ColumnExpr column(int index) {
         return column(input, index);
@@ -107,7 +111,8 @@ public final class RexTranslator {
         }
         BinaryOperator arithmetic = ARITHMETIC.get(call.getKind());
         if (arithmetic != null) {
-            boolean dateArithmetic = type instanceof ArrowType.Date && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
+            boolean dateArithmetic = (type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp)
+                    && (arithmetic == BinaryOperator.PLUS || arithmetic == BinaryOperator.MINUS);
             return dateArithmetic ? StandardCalls.translate(this, call, type) : arithmetic(arithmetic, call, type);
         }
         switch (call.getKind()) {
@@ -137,8 +142,8 @@ public final class RexTranslator {
                 return caseExpr(call, type);
             case CAST:
                 return castTo(translate(operands.get(0)), type);
-            case LIKE:
-                return like(call);
+            case SAFE_CAST:
+                return new TryCastExpr(translate(operands.get(0)), type);
             case SEARCH:
                 return translate(RexUtil.expandSearch(rexBuilder, null, call));
             default:
@@ -155,8 +160,10 @@ public final class RexTranslator {
         // Decimal operands of mixed scales (and INTEGER mixed with DECIMAL) are handled by the
         // evaluation itself; other mixes are brought to the result type first.
         if (!(type instanceof ArrowType.Decimal)) {
-            left = castTo(left, type);
-            right = castTo(right, type);
+            // x % y has y's type (it always fits), but x may be wider: both take the common type
+            ArrowType operandType = op == BinaryOperator.MODULO ? TypeMapping.commonType(left.type(), right.type()) : type;
+            left = castTo(left, operandType);
+            right = castTo(right, operandType);
         }
         return new BinaryExpr(op, left, right, type);
     }
@@ -241,32 +248,22 @@ public final class RexTranslator {
         return new CaseExpr(branches, elseValue, type);
     }
 
-    private PhysicalExpr like(RexCall call) {
-        List<RexNode> operands = call.getOperands();
-        if (!(operands.get(1) instanceof RexLiteral pattern)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "LIKE needs a constant pattern: " + call);
-        }
-        Optional<Character> escape = Optional.empty();
-        if (operands.size() > 2) {
-            String text = ((RexLiteral) operands.get(2)).getValueAs(String.class);
-            if (text == null || text.length() != 1) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The LIKE escape must be one character: '" + text + "'");
-            }
-            escape = Optional.of(text.charAt(0));
-        }
-        boolean negated = call.getOperator() instanceof SqlLikeOperator like && like.isNegated();
-        return new LikeExpr(translate(operands.get(0)), pattern.getValueAs(String.class), escape, negated);
-    }
-
     private static PhysicalExpr coalesce(PhysicalExpr condition, boolean whenNull) {
         return ConditionalFunctions.COALESCE.call(List.of(condition, new LiteralExpr(whenNull, QuiverTypes.BOOLEAN)), QuiverTypes.BOOLEAN);
     }
 
-    /** {@code expr} as {@code type}, as {@link CastExpr#to}, with a numeric literal converted here rather than cast per batch. */
+    /**
+     * {@code expr} as {@code type}, as {@link CastExpr#to}, except that a literal is converted now,
+     * by the cast kernel itself, so kernels see a constant; a literal the cast rejects stays a
+     * cast, which fails when the query runs.
+     */
     static PhysicalExpr castTo(PhysicalExpr expr, ArrowType type) {
-        if (!expr.type().equals(type) && expr instanceof LiteralExpr literal && literal.value() instanceof Number number
-                && QuiverTypes.isNumeric(type)) {
-            return new LiteralExpr(Literals.convertNumber(number, type), type);
+        if (!expr.type().equals(type) && expr instanceof LiteralExpr literal && literal.value() != null) {
+            try {
+                return new LiteralExpr(CastKernels.castConstant(literal.value(), literal.type(), type, "CAST"), type);
+            } catch (QuiverException e) {
+                return new CastExpr(expr, type);
+            }
         }
         return CastExpr.to(expr, type);
     }

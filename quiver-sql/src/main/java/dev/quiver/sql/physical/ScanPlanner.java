@@ -21,6 +21,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.schema.TransientTable;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -96,7 +97,9 @@ final class ScanPlanner {
 
     private static ExecutionPlan plan(Shape shape, int targetPartitions) {
         TableScan scan = shape.scan();
-        TableSource source = scan.getTable().unwrap(TableSource.class);
+        TableSource source = scan.getTable().unwrap(TransientTable.class) != null
+                ? new WorkTableSource(scan.getTable().getQualifiedName(), TypeMapping.schema(scan.getTable().getRowType()))
+                : scan.getTable().unwrap(TableSource.class);
         if (source == null) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "Table " + scan.getTable().getQualifiedName() + " has no Quiver TableSource");
         }

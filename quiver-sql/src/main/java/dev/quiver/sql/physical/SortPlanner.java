@@ -12,6 +12,7 @@ import dev.quiver.engine.operator.sort.SortKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rex.RexLiteral;
@@ -31,14 +32,7 @@ final class SortPlanner {
         OptionalLong keep = fetch.isPresent() ? OptionalLong.of(saturatedAdd(offset, fetch.getAsLong())) : OptionalLong.empty();
         List<SortKey> keys = new ArrayList<>();
         for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
-            boolean ascending = !collation.getDirection().isDescending();
-            boolean nullsFirst = switch (collation.nullDirection) {
-                case FIRST -> true;
-                case LAST -> false;
-                // Calcite's default (NullCollation.HIGH): NULL sorts as the largest value.
-                case UNSPECIFIED -> !ascending;
-            };
-            keys.add(new SortKey(RexTranslator.column(input.schema(), collation.getFieldIndex()), ascending, nullsFirst));
+            keys.add(sortKey(collation, input.schema()));
         }
         boolean single = input.outputPartitioning().partitionCount() == 1;
         ExecutionPlan plan;
@@ -57,6 +51,18 @@ final class SortPlanner {
             plan = new GlobalLimitExec(plan, offset, fetch);
         }
         return plan;
+    }
+
+    /** The sort key of one ORDER BY column of {@code schema}. */
+    static SortKey sortKey(RelFieldCollation collation, Schema schema) {
+        boolean ascending = !collation.getDirection().isDescending();
+        boolean nullsFirst = switch (collation.nullDirection) {
+            case FIRST -> true;
+            case LAST -> false;
+            // Calcite's default (NullCollation.HIGH): NULL sorts as the largest value.
+            case UNSPECIFIED -> !ascending;
+        };
+        return new SortKey(RexTranslator.column(schema, collation.getFieldIndex()), ascending, nullsFirst);
     }
 
     private static long constant(RexNode node, String clause) {

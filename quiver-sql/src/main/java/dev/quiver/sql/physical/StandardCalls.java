@@ -2,11 +2,15 @@ package dev.quiver.sql.physical;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.LiteralExpr;
+import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.function.ArgumentTypes;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.expr.function.ScalarFunction;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.sql.function.IntervalLowering;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -17,10 +21,10 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
-import org.apache.calcite.sql.type.SqlTypeFamily;
-import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * Calls of Calcite's own operators that stand for registry functions: the special syntax the
@@ -43,7 +47,13 @@ final class StandardCalls {
             case TRIM:
                 return trim(translator, call, type);
             case PLUS, MINUS:
-                return dateArithmetic(translator, call);
+                return dateArithmetic(translator, call, type);
+            case LIKE, SIMILAR:
+                return like(translator, call);
+            case POSITION:
+                return position(translator, call, type);
+            case FLOOR, CEIL:
+                return floorOrCeil(translator, call, type);
             default:
                 break;
         }
@@ -62,49 +72,84 @@ final class StandardCalls {
         return REGISTRY.require(name);
     }
 
+    /** {@code EXTRACT(unit FROM x)}: {@code date_part('unit', x)}. */
     private static PhysicalExpr extract(RexTranslator translator, RexCall call, ArrowType type) {
         TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
-        String name = switch (unit) {
-            case YEAR, MONTH, DAY -> unit.name().toLowerCase(Locale.ROOT);
-            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + " FROM ...) is not supported; use YEAR, MONTH or DAY");
-        };
-        ScalarFunction function = function(name);
-        return RexTranslator.castTo(function.call(List.of(translator.translate(call.getOperands().get(1))), QuiverTypes.INT64), type);
+        if (unit.endUnit != null || unit == TimeUnitRange.NANOSECOND) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + " FROM ...) is not supported");
+        }
+        List<PhysicalExpr> args = List.of(new LiteralExpr(unit.name().toLowerCase(Locale.ROOT), QuiverTypes.UTF8),
+                translator.translate(call.getOperands().get(1)));
+        ScalarFunction datePart = function("date_part");
+        return RexTranslator.castTo(datePart.call(args, datePart.resultType(ArgumentTypes.of(args))), type);
     }
 
+    /** {@code TRIM([BOTH|LEADING|TRAILING] [characters] FROM s)}: btrim, ltrim or rtrim of (s, characters). */
     private static PhysicalExpr trim(RexTranslator translator, RexCall call, ArrowType type) {
         List<RexNode> operands = call.getOperands();
         SqlTrimFunction.Flag flag = ((RexLiteral) operands.get(0)).getValueAs(SqlTrimFunction.Flag.class);
-        String characters = ((RexLiteral) operands.get(1)).getValueAs(String.class);
-        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(characters)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only TRIM of spaces from both ends is supported: " + call);
-        }
-        return function("btrim").call(List.of(translator.translate(operands.get(2))), type);
+        String name = switch (flag) {
+            case BOTH -> "btrim";
+            case LEADING -> "ltrim";
+            case TRAILING -> "rtrim";
+        };
+        return function(name).call(List.of(translator.translate(operands.get(2)), translator.translate(operands.get(1))), type);
     }
 
-    /** {@code date ± interval}: date_add_days or date_add_months with a constant count. */
-    private static PhysicalExpr dateArithmetic(RexTranslator translator, RexCall call) {
-        RexNode date = call.getOperands().get(0);
+    /** {@code s [NOT] LIKE | ILIKE | SIMILAR TO pattern [ESCAPE e]}: like, ilike or similar_to, negated by NOT. */
+    private static PhysicalExpr like(RexTranslator translator, RexCall call) {
+        SqlLikeOperator operator = (SqlLikeOperator) call.getOperator();
+        String name = call.getKind() == SqlKind.SIMILAR ? "similar_to" : operator.isCaseSensitive() ? "like" : "ilike";
+        PhysicalExpr matches = function(name).call(translator.translate(call.getOperands()), QuiverTypes.BOOLEAN);
+        return operator.isNegated() ? new NotExpr(matches) : matches;
+    }
+
+    /** {@code POSITION(needle IN s)}: strpos(s, needle). */
+    private static PhysicalExpr position(RexTranslator translator, RexCall call, ArrowType type) {
+        if (call.getOperands().size() > 2) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "POSITION(.. IN .. FROM ..) is not supported: " + call);
+        }
+        PhysicalExpr strpos = function("strpos").call(
+                List.of(translator.translate(call.getOperands().get(1)), translator.translate(call.getOperands().get(0))), QuiverTypes.INT64);
+        return RexTranslator.castTo(strpos, type);
+    }
+
+    /** {@code FLOOR(x)} and {@code CEIL(x)} of a number (of a date or time with a unit: not yet). */
+    private static PhysicalExpr floorOrCeil(RexTranslator translator, RexCall call, ArrowType type) {
+        if (call.getOperands().size() != 1) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, call.getKind() + " to a unit of time is not supported: " + call);
+        }
+        ScalarFunction function = function(call.getKind() == SqlKind.FLOOR ? "floor" : "ceil");
+        PhysicalExpr x = translator.translate(call.getOperands().get(0));
+        ArrowType own = function.resultType(dev.quiver.engine.expr.function.ArgumentTypes.of(List.of(x)));
+        return RexTranslator.castTo(function.call(List.of(x), own), type);
+    }
+
+    /**
+     * {@code datetime ± interval} (Calcite's datetime plus and minus, from {@code date ± interval}
+     * and TIMESTAMPADD): the interval lowered to months or microseconds and added by
+     * {@code date_add_months} or {@code timestamp_add_micros}; a DATE result is the day of the
+     * TIMESTAMP sum.
+     */
+    private static PhysicalExpr dateArithmetic(RexTranslator translator, RexCall call, ArrowType type) {
+        RexNode datetime = call.getOperands().get(0);
         RexNode interval = call.getOperands().get(1);
-        if (interval.getType().getSqlTypeName() == SqlTypeName.DATE) {
-            RexNode swap = date;
-            date = interval;
+        if (SqlTypeUtil.isInterval(datetime.getType())) {
+            RexNode swap = datetime;
+            datetime = interval;
             interval = swap;
         }
-        if (!(interval instanceof RexLiteral literal)) {
-            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Only constant intervals can be added to dates: " + call);
+        if (!SqlTypeUtil.isInterval(interval.getType()) || call.getOperands().size() != 2) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Date arithmetic " + call + " is not supported");
         }
-        long sign = call.getKind() == SqlKind.MINUS ? -1 : 1;
-        Long days = Literals.intervalDays(literal);
-        if (days != null) {
-            return function("date_add_days").call(List.of(translator.translate(date), new LiteralExpr(sign * days, QuiverTypes.INT64)),
-                    QuiverTypes.DATE32);
+        boolean months = IntervalLowering.isYearMonth(interval.getType());
+        PhysicalExpr count = translator.translate(IntervalLowering.count(translator.rexBuilder(), interval, call.getKind() == SqlKind.MINUS));
+        PhysicalExpr value = translator.translate(datetime);
+        if (type instanceof ArrowType.Date && value.type() instanceof ArrowType.Date && months) {
+            return function("date_add_months").call(List.of(value, count), QuiverTypes.DATE32);
         }
-        Long months = Literals.intervalMonths(literal);
-        if (months != null && interval.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
-            return function("date_add_months").call(
-                    List.of(translator.translate(date), new LiteralExpr(Math.toIntExact(sign * months), QuiverTypes.INT32)), QuiverTypes.DATE32);
-        }
-        throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Date arithmetic with " + interval.getType() + " is not supported: " + call);
+        PhysicalExpr timestamp = CastExpr.to(value, QuiverTypes.TIMESTAMP);
+        PhysicalExpr sum = function(months ? "date_add_months" : "timestamp_add_micros").call(List.of(timestamp, count), QuiverTypes.TIMESTAMP);
+        return CastExpr.to(sum, type);
     }
 }

@@ -1,5 +1,6 @@
 package dev.quiver.sql.planner;
 
+import dev.quiver.sql.physical.EngineRexExecutor;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptRule;
@@ -28,9 +29,8 @@ final class LogicalOptimizer {
     private static final List<RelOptRule> SUB_QUERY_REMOVAL = List.of(
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
 
-    // INTERSECT and EXCEPT (distinct) as semi/anti joins; ROLLUP/CUBE as a union of plain aggregates.
-    private static final List<RelOptRule> SET_OPERATIONS = List.of(
-            CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN, CoreRules.AGGREGATE_GROUPING_SETS_TO_UNION);
+    // INTERSECT and EXCEPT (distinct) as semi/anti joins. (GROUPING SETS stay: the engine expands them in one pass.)
+    private static final List<RelOptRule> SET_OPERATIONS = List.of(CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN);
 
     // Alone in their phase: together with FILTER_INTO_JOIN/JOIN_CONDITION_PUSH they loop on q7/q19.
     private static final List<RelOptRule> DISJUNCTION_EXPANSION = List.of(
@@ -76,6 +76,7 @@ final class LogicalOptimizer {
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = AggregateRewrites.apply(rel);
+        rel = SetOperationsAll.apply(rel, relBuilder);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SET_OPERATIONS);
         rel = ConditionFactoring.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, DISJUNCTION_EXPANSION);
@@ -87,7 +88,8 @@ final class LogicalOptimizer {
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
-        return SupportedPlan.check(SearchExpansion.apply(rel));
+        rel = hep(rel, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
+        return SupportedPlan.check(DateComparisonNarrowing.apply(SearchExpansion.apply(rel)));
     }
 
     private static RelNode hep(RelNode rel, HepMatchOrder order, List<RelOptRule> rules) {
@@ -96,6 +98,7 @@ final class LogicalOptimizer {
 
     private static RelNode run(RelNode rel, HepProgram program) {
         HepPlanner planner = new HepPlanner(program);
+        planner.setExecutor(EngineRexExecutor.INSTANCE);
         planner.setRoot(rel);
         return planner.findBestExp();
     }

@@ -41,6 +41,12 @@ public final class QuiverTypeSystem extends RelDataTypeSystemImpl {
         };
     }
 
+    /** {@code CAST(x AS TIMESTAMP)} keeps microseconds, as in DuckDB and PostgreSQL (Calcite's default precision is 0). */
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.TIMESTAMP ? TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
+    }
+
     @Override
     public int getMaxScale(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL : super.getMaxScale(typeName);

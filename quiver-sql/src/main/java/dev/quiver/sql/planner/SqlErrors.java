@@ -28,7 +28,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class SqlErrors {
     private static final Pattern PARSER_POSITION = Pattern.compile("\\s*at line \\d+, column \\d+\\.?");
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("(?:Object|Table) '([^']*)' not found.*");
-    private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("(?:Column '[^']*' not found .*|Unknown (?:target )?(?:field|column) .*)");
+    private static final Pattern COLUMN_NOT_FOUND = Pattern.compile(
+            "(?:Column '[^']*' not found .*|Unknown (?:target )?(?:field|column) .*|.*(?:EXCLUDE|EXCEPT|REPLACE).* unknown column.*)");
+    /** Calcite's messages for aggregates where SQL allows none (not window functions: "Windowed aggregate ..."). */
+    private static final Pattern INVALID_AGGREGATION = Pattern.compile(
+            "(?:Aggregate expressions cannot be nested|Aggregate expression is illegal in .*|Expression '.*' is not being grouped"
+                    + "|.*must be an aggregate expression|Aggregate expressions? .*not allowed.*).*", Pattern.DOTALL);
     private static final Pattern NO_FUNCTION = Pattern.compile("No match found for function signature ([^(]+)\\(.*", Pattern.DOTALL);
     private static final Pattern TYPE_ERROR = Pattern.compile(
             "(?:Cannot apply|Cannot infer return type|Cannot assign|Type mismatch|Illegal mixing of types|Cast function cannot convert"
@@ -67,7 +72,23 @@ final class SqlErrors {
             return planner.rel(validated);
         } catch (RelConversionException | RuntimeException e) {
             throw semanticError(e);
+        } catch (AssertionError e) {
+            throw conversionFailure(e);
         }
+    }
+
+    /**
+     * Calcite checks with an assertion that conversion kept the validated column types. A recursive
+     * query whose recursive part widens a column (a DECIMAL that grows with each addition) fails it:
+     * that is the user's to fix, with a cast; anything else is a bug.
+     */
+    private static QuiverException conversionFailure(AssertionError e) {
+        String message = firstLine(e.getMessage());
+        if (message.startsWith("Conversion to relational algebra failed to preserve datatypes")) {
+            return new QuiverException(ErrorCode.TYPE_MISMATCH, "A column's type changes between the parts of this query (in WITH RECURSIVE:"
+                    + " the recursive part gives a column a wider type than the first part); cast it to one type in both", null, e);
+        }
+        return new QuiverException(ErrorCode.PLAN_ERROR, "Planning the query failed: " + message, null, e);
     }
 
     static RelNode optimize(RelNode rel) {
@@ -87,6 +108,11 @@ final class SqlErrors {
     }
 
     static QuiverException syntaxError(SqlParseException e) {
+        QuiverException checked = find(e, QuiverException.class);
+        if (checked != null) {
+            // a check Quiver runs on the parsed text (see WindowSyntax)
+            return checked;
+        }
         SqlParserPos pos = e.getPos();
         String message = firstLine(e.getMessage());
         message = PARSER_POSITION.matcher(message).replaceFirst("").strip();
@@ -140,6 +166,9 @@ final class SqlErrors {
         }
         if (COLUMN_NOT_FOUND.matcher(message).matches()) {
             return ErrorCode.COLUMN_NOT_FOUND;
+        }
+        if (INVALID_AGGREGATION.matcher(message).matches()) {
+            return ErrorCode.INVALID_AGGREGATION;
         }
         Matcher function = NO_FUNCTION.matcher(message);
         if (function.matches()) {

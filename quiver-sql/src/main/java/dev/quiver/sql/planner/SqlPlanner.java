@@ -2,11 +2,16 @@ package dev.quiver.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.QuiverSchema;
+import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
+import dev.quiver.sql.physical.EngineRexExecutor;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +23,16 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelProtoDataType;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -46,7 +51,8 @@ public final class SqlPlanner {
     static final String SCHEMA_NAME = "quiver";
 
     static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-            .withParserFactory(SqlBabelParserImpl.FACTORY)
+            // Babel's parser, with GROUPS frames, window checks and DuckDB's date functions (QuiverParserImpl)
+            .withParserFactory(QuiverParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
@@ -54,8 +60,8 @@ public final class SqlPlanner {
             // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
             .withConformance(SqlConformanceEnum.LENIENT);
 
-    /** The registry's functions, Calcite's operators, the Babel parser's few library operators. */
-    static final SqlOperatorTable OPERATOR_TABLE = QuiverOperatorTable.create(FunctionRegistry.builtins());
+    /** Quiver's aggregates, the registry's functions, Calcite's operators, the Babel parser's few library operators. */
+    static final SqlOperatorTable OPERATOR_TABLE = AggregateOperators.table(QuiverOperatorTable.create(FunctionRegistry.builtins()));
 
     // Join conditions keep their expressions here (Calcite pushes them into projections below the
     // join by default, but then counts the join's inputs at their old widths, so a correlated
@@ -66,18 +72,31 @@ public final class SqlPlanner {
             .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false));
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
-            .withTypeCoercionFactory(ComparisonCoercion::new);
+            .withTypeCoercionFactory(ComparisonCoercion::new)
+            .withTypeCoercionRules(CastRules.RULES);
 
     private final Catalog catalog;
     private final Map<String, String> views;
+    private final CurrentSetting currentSetting;
+    /** current_setting(..) as a constant; date and time arithmetic as registry calls; the rest as Calcite converts it. */
+    private final SqlRexConvertletTable convertlets;
     private final ConcurrentMap<String, RelDataType> viewRowTypes = new ConcurrentHashMap<>();
+
+    /** A planner outside a session: {@code current_setting} sees the engine's settings at their defaults. */
+    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+        this(catalog, views, EngineSettings.REGISTRY.defaults());
+    }
 
     /**
      * @param views view SQL by view name; a view may use tables and other views, not itself
+     * @param settings the session's settings, which {@code current_setting('name')} reads
      */
-    public SqlPlanner(Catalog catalog, Map<String, String> views) {
+    public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
+        this.currentSetting = new CurrentSetting(settings);
+        SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);
+        this.convertlets = LikeEscapeCheck.over(call -> call.getOperator() == currentSetting ? setting.get(call) : QuiverConvertletTable.INSTANCE.get(call));
     }
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
@@ -85,11 +104,11 @@ public final class SqlPlanner {
         requireNonNull(query, "query is null");
         Planner planner = Frameworks.getPlanner(config(Set.of()));
         try {
-            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, query), query);
+            SqlNode parsed = parse(planner, query, Set.of(), false);
             SqlNode validated = SqlErrors.validate(planner, parsed);
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
-            return new LogicalPlan(SqlErrors.optimize(root.project()), names);
+            return new LogicalPlan(SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())), names);
         } finally {
             planner.close();
         }
@@ -114,8 +133,32 @@ public final class SqlPlanner {
     private RelDataType validatedRowType(String sql, Set<String> hiddenViews) {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
-            SqlNode parsed = ColumnNames.apply(SqlErrors.parse(planner, sql), sql);
+            SqlNode parsed = parse(planner, sql, hiddenViews, false);
             return SqlErrors.validatedRowType(planner, parsed);
+        } finally {
+            planner.close();
+        }
+    }
+
+    /**
+     * Parses with DuckDB's additions to the syntax expanded ({@link AllMarkers}, {@link ByAll}) and
+     * the unnamed columns named ({@link ColumnNames}).
+     *
+     * @param countingColumns whether this parse only counts the outermost query's columns (for an
+     *     ORDER BY ALL over *), which drops that ORDER BY
+     */
+    private SqlNode parse(Planner planner, String sql, Set<String> hiddenViews, boolean countingColumns) {
+        AllMarkers.Marked marked = AllMarkers.mark(sql);
+        SqlNode parsed = SqlErrors.parse(planner, marked.sql());
+        parsed = ByAll.expand(parsed, marked.markers(), OPERATOR_TABLE,
+                () -> countingColumns ? -1 : outermostColumns(sql, hiddenViews));
+        return AggregateOperators.resolveParsed(ColumnNames.apply(parsed, sql));
+    }
+
+    private int outermostColumns(String sql, Set<String> hiddenViews) {
+        Planner planner = Frameworks.getPlanner(config(hiddenViews));
+        try {
+            return SqlErrors.validatedRowType(planner, parse(planner, sql, hiddenViews, true)).getFieldCount();
         } finally {
             planner.close();
         }
@@ -129,9 +172,11 @@ public final class SqlPlanner {
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
-                .operatorTable(OPERATOR_TABLE)
+                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
+                .convertletTable(convertlets)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
-                .executor(RexUtil.EXECUTOR)
+                // constants fold through the engine's kernels, never Calcite's own implementations
+                .executor(EngineRexExecutor.INSTANCE)
                 .sqlToRelConverterConfig(CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();

@@ -5,7 +5,6 @@ import dev.quiver.engine.error.QuiverException;
 import java.util.Set;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Intersect;
 import org.apache.calcite.rel.core.Join;
@@ -15,8 +14,10 @@ import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalRepeatUnion;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.logical.LogicalTableSpool;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rex.RexCall;
@@ -34,7 +35,8 @@ import org.apache.calcite.sql.SqlKind;
  */
 final class SupportedPlan {
     private static final Set<Class<?>> NODES = Set.of(LogicalTableScan.class, LogicalFilter.class, LogicalProject.class,
-            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class);
+            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class, LogicalReplicate.class,
+            LogicalRepeatUnion.class, LogicalTableSpool.class, org.apache.calcite.rel.logical.LogicalWindow.class);
     private static final Set<JoinRelType> JOIN_TYPES = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.FULL,
             JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -56,14 +58,8 @@ final class SupportedPlan {
         if (node instanceof Correlate || !node.getVariablesSet().isEmpty()) {
             throw notSupported("This correlated sub-query cannot be decorrelated");
         }
-        if (node instanceof Intersect) {
-            throw notSupported("INTERSECT ALL is not supported; use INTERSECT");
-        }
-        if (node instanceof Minus) {
-            throw notSupported("EXCEPT ALL is not supported; use EXCEPT");
-        }
-        if (node instanceof Aggregate aggregate && aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw notSupported("This use of GROUPING SETS, ROLLUP or CUBE is not supported");
+        if (node instanceof Intersect || node instanceof Minus) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a " + node.getRelTypeName());
         }
         if (node instanceof Join join && !JOIN_TYPES.contains(join.getJoinType())) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a " + join.getJoinType() + " join");
@@ -76,8 +72,8 @@ final class SupportedPlan {
     private static final RexShuttle EXPRESSIONS = new RexShuttle() {
         @Override
         public RexNode visitOver(RexOver over) {
-            // Calcite also uses ROW_NUMBER for LIMIT inside correlated sub-queries
-            throw notSupported("Window functions are not supported: " + over.getOperator().getName());
+            // window functions live in Window nodes (ProjectToWindowRule); one elsewhere is the optimizer's fault
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a window function outside a Window: " + over);
         }
 
         @Override

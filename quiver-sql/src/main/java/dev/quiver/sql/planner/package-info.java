@@ -7,7 +7,10 @@
  *     {@link dev.quiver.engine.spi.TableSource}), {@code LogicalFilter}, {@code LogicalProject},
  *     {@code LogicalJoin}, {@code LogicalAggregate} (simple grouping only), {@code LogicalSort}
  *     (collation and/or {@code offset}/{@code fetch} literals), {@code LogicalUnion},
- *     {@code LogicalValues} (possibly with no rows). Nothing else, checked by {@code SupportedPlan}.
+ *     {@code LogicalValues} (possibly with no rows), {@link dev.quiver.sql.planner.LogicalReplicate}
+ *     (INTERSECT ALL / EXCEPT ALL), {@code LogicalRepeatUnion} over {@code LogicalTableSpool}s whose
+ *     recursive side scans the CTE's transient table (WITH RECURSIVE). Nothing else, checked by
+ *     {@code SupportedPlan}.
  * <li>Joins: INNER, LEFT, FULL, SEMI, ANTI; never RIGHT (swapped to LEFT under a Project), never
  *     LEFT_MARK. SEMI and ANTI output the left input's columns only. A condition may be
  *     {@code true} (cross join, e.g. to a one-row aggregate), purely non-equi (q11, q22), or

@@ -15,11 +15,13 @@ import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.logical.LogicalWindow;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
@@ -28,7 +30,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 /** Finds what the physical planner must never meet in a logical plan. */
 final class PlanInvariants {
     private static final Set<Class<?>> ALLOWED = Set.of(LogicalTableScan.class, LogicalFilter.class, LogicalProject.class,
-            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class);
+            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class, LogicalWindow.class);
     private static final Set<JoinRelType> JOIN_TYPES = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.FULL,
             JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -51,6 +53,12 @@ final class PlanInvariants {
             public RexNode visitLiteral(RexLiteral literal) {
                 checkType(literal);
                 return literal;
+            }
+
+            @Override
+            public RexNode visitOver(RexOver over) {
+                violations.add("window function outside a Window: " + over);
+                return over;
             }
 
             @Override

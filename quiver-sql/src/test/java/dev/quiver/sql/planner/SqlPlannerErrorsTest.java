@@ -90,27 +90,45 @@ class SqlPlannerErrorsTest {
     }
 
     @Test
-    void otherSemanticErrorsAreInvalidArguments() {
+    void aColumnNeitherGroupedNorAggregatedIsAnInvalidAggregation() {
         QuiverException e = error("select n_name, count(*) from nation");
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_AGGREGATION);
         assertThat(e.getMessage()).isEqualTo("Expression 'n_name' is not being grouped (at line 1, column 8)");
     }
 
     @Test
-    void windowFunctionsAreNotSupported() {
-        QuiverException e = error("select n_name, row_number() over (order by n_name) from nation");
+    void otherSemanticErrorsAreInvalidArguments() {
+        QuiverException e = error("select n_name from nation where n_name");
 
-        assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
-        assertThat(e.getMessage()).isEqualTo("Window functions are not supported: ROW_NUMBER");
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(e.getMessage()).isEqualTo("WHERE clause must be a condition (at line 1, column 33)");
     }
 
     @Test
-    void intersectAllIsNotSupported() {
-        QuiverException e = error("select n_regionkey from nation intersect all select r_regionkey from region");
+    void aWindowFunctionInWhereIsRefusedWithItsPosition() {
+        QuiverException e = error("select n_name from nation where row_number() over (order by n_name) = 1");
+
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(e.getMessage()).isEqualTo("Windowed aggregate expression is illegal in WHERE clause (at line 1, column 33)");
+    }
+
+    @Test
+    void groupByAllOverStarWithAggregatesIsNotSupported() {
+        QuiverException e = error("select *, count(*) from nation\ngroup by all");
 
         assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED);
-        assertThat(e.getMessage()).isEqualTo("INTERSECT ALL is not supported; use INTERSECT");
+        assertThat(e.position()).contains(new SqlPosition(2, 10));
+        assertThat(e.getMessage()).startsWith("GROUP BY ALL with * and aggregates in the select list is not supported");
+    }
+
+    @Test
+    void allInAnotherPlaceIsASyntaxError() {
+        QuiverException e = error("select n_name, count(*) over (order by all) from nation");
+
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.SYNTAX_ERROR);
+        assertThat(e.position()).contains(new SqlPosition(1, 40));
+        assertThat(e.getMessage()).isEqualTo("Syntax error at line 1, column 40: ORDER BY ALL is not allowed here");
     }
 
     @Test

@@ -12,6 +12,8 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.sql.SqlKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -78,9 +80,14 @@ class SubQueryPlanningTest {
         assertThat(nodes(grouped.root(), Aggregate.class)).anySatisfy(aggregate -> assertThat(aggregate.getGroupCount()).isEqualTo(1));
     }
 
+    /** Calcite decorrelates a LIMIT in a correlated sub-query with ROW_NUMBER over the correlation keys: a Window. */
     @Test
-    void limitInACorrelatedSubQueryIsNotSupported() {
-        assertThatThrownBy(() -> planner.plan("select n_name from nation where exists (select * from region where r_regionkey = n_regionkey limit 1)"))
-                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    void limitInACorrelatedSubQueryBecomesARowNumberWindow() {
+        RelNode root = planner.plan("select s_name, (select ps_partkey from partsupp where ps_suppkey = s_suppkey order by ps_availqty desc limit 1)"
+                + " from supplier").root();
+
+        assertThat(PlanInvariants.violations(root)).isEmpty();
+        assertThat(nodes(root, Window.class)).singleElement()
+                .satisfies(window -> assertThat(window.groups.get(0).aggCalls.get(0).getOperator().getKind()).isEqualTo(SqlKind.ROW_NUMBER));
     }
 }

@@ -45,6 +45,7 @@ public final class FunctionRegistry {
     private static List<ScalarFunction> builtinFunctions() {
         List<ScalarFunction> all = new ArrayList<>();
         all.addAll(StringFunctions.all());
+        all.addAll(PatternFunctions.all());
         all.addAll(MathFunctions.all());
         all.addAll(ConditionalFunctions.all());
         all.addAll(DateTimeFunctions.all());

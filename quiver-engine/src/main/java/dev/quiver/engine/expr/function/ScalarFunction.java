@@ -30,7 +30,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * @param coercion the casts applied to arguments before the kernel sees them
  * @param kernel prepares the evaluation of one call
  * @param sqlForms how SQL writes a call, with {@code {0}, {1}, ..} for the arguments, e.g.
- *     {@code "{0} || {1}"}; the first form of a function callable by name is {@code name({0}, ..)}
+ *     {@code "{0} || {1}"}; a function callable by name has {@code name({0}, ..)} first, once per
+ *     signature
  * @param callableByName whether SQL may call it as {@code name(args)}; a function reached only
  *     through special syntax (an operator, {@code EXTRACT(..)}) is not
  * @param category its family, for documentation
@@ -218,12 +219,17 @@ public record ScalarFunction(
         public ScalarFunction build() {
             List<String> forms = new ArrayList<>();
             if (callableByName) {
-                int arguments = signatures.isEmpty() ? 0 : signatures.get(0).minArguments();
-                List<String> holes = new ArrayList<>();
-                for (int i = 0; i < arguments; i++) {
-                    holes.add("{" + i + "}");
+                // name(..) with each signature's number of arguments
+                for (Signature signature : signatures) {
+                    List<String> holes = new ArrayList<>();
+                    for (int i = 0; i < signature.minArguments(); i++) {
+                        holes.add("{" + i + "}");
+                    }
+                    String form = name + "(" + String.join(", ", holes) + ")";
+                    if (!forms.contains(form)) {
+                        forms.add(form);
+                    }
                 }
-                forms.add(name + "(" + String.join(", ", holes) + ")");
             }
             forms.addAll(sqlForms);
             return new ScalarFunction(name, aliases, signatures, requireNonNull(returnType, "returnType is not set"), strict, nullability,

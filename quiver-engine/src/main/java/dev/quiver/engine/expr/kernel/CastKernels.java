@@ -8,11 +8,6 @@ import dev.quiver.engine.types.DecimalMath;
 import dev.quiver.engine.types.QuiverTypes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.DateTimeException;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -76,6 +71,55 @@ public final class CastKernels {
             return fromLongs(values, input, target, display, rows, allocator);
         }
         return valueByValue(input, target, display, rows, allocator);
+    }
+
+    /** The cast of one constant, computed by the same kernel as a cast of a column (the planner casts literals with it). */
+    public static Object castConstant(Object value, ArrowType source, ArrowType target, String display) {
+        try (BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator(1L << 20);
+                Operand operand = Operand.constant(source, value, 1);
+                FieldVector result = cast(operand, target, display, 1, allocator)) {
+            return VectorValues.get(result, 0);
+        }
+    }
+
+    /**
+     * TRY_CAST: the cast of the whole batch when every value converts; otherwise value by value,
+     * with NULL for each value that does not.
+     */
+    public static FieldVector tryCast(Operand input, ArrowType target, String display, int rows, BufferAllocator allocator) {
+        try {
+            return cast(input, target, display, rows, allocator);
+        } catch (QuiverException e) {
+            if (!isRejectedValue(e)) {
+                throw e;
+            }
+        }
+        FieldVector out = Vectors.allocate(target, rows, allocator);
+        try {
+            for (int i = 0; i < rows; i++) {
+                if (input.isNull(i)) {
+                    continue;
+                }
+                try (Operand one = input.isConstant() ? Operand.constant(input.type(), input.constant(), 1)
+                        : Operand.of(input.type(), Vectors.slice(input.vector(), i, allocator), 1);
+                        FieldVector converted = cast(one, target, display, 1, allocator)) {
+                    out.copyFromSafe(0, i, converted);
+                } catch (QuiverException e) {
+                    if (!isRejectedValue(e)) {
+                        throw e;
+                    }
+                }
+            }
+            out.setValueCount(rows);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+
+    private static boolean isRejectedValue(QuiverException e) {
+        return e.errorCode() == ErrorCode.INVALID_CAST || e.errorCode() == ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE;
     }
 
     private static FieldVector fromLongs(long[] values, Operand input, ArrowType target, String display, int rows,
@@ -203,12 +247,12 @@ public final class CastKernels {
             if (d.isNaN() || d.isInfinite()) {
                 throw invalid(value, target);
             }
-            BigDecimal exact = BigDecimal.valueOf(d);
             if (target instanceof ArrowType.Decimal decimal) {
-                return checkDecimal(exact.setScale(decimal.getScale(), RoundingMode.HALF_UP), decimal, display);
+                return checkDecimal(TextFormats.doubleToDecimal(d, decimal.getScale()), decimal, display);
             }
             if (target instanceof ArrowType.Int i) {
-                return checkInteger(exact.setScale(0, RoundingMode.HALF_UP), i, display);
+                // to the nearest integer, halves to even (rint), as DuckDB and PostgreSQL do
+                return checkInteger(new BigDecimal(Math.rint(d)), i, display);
             }
             if (target instanceof ArrowType.Bool) {
                 return d != 0;
@@ -243,10 +287,11 @@ public final class CastKernels {
         if (value instanceof BigDecimal d) {
             return d.toPlainString();
         }
+        if (value instanceof Double d) {
+            return TextFormats.formatDouble(d);
+        }
         if (source instanceof ArrowType.Timestamp) {
-            long micros = (Long) value;
-            return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), (int) Math.floorMod(micros, 1_000_000L) * 1000,
-                    ZoneOffset.UTC).toString().replace('T', ' ');
+            return TimestampText.format((Long) value);
         }
         return value.toString();
     }
@@ -261,33 +306,36 @@ public final class CastKernels {
                 return checkDecimal(new BigDecimal(trimmed).setScale(decimal.getScale(), RoundingMode.HALF_UP), decimal, display);
             }
             if (target instanceof ArrowType.FloatingPoint) {
-                return Double.parseDouble(trimmed);
+                return TextFormats.parseDouble(trimmed);
             }
             if (target instanceof ArrowType.Date) {
                 long days = DateKernels.parse(trimmed);
                 if (days == Long.MIN_VALUE) {
-                    throw invalid(text, target);
+                    // a timestamp's text is its day, as in DuckDB and PostgreSQL
+                    long micros = TimestampText.parse(trimmed);
+                    if (micros == TimestampText.INVALID) {
+                        throw invalid(text, target);
+                    }
+                    days = DateKernels.days(micros);
                 }
                 return (int) days;
             }
             if (target instanceof ArrowType.Timestamp) {
-                LocalDateTime time = trimmed.length() <= 10 ? LocalDate.parse(trimmed).atStartOfDay()
-                        : LocalDateTime.parse(trimmed.replace(' ', 'T'));
-                Instant instant = time.toInstant(ZoneOffset.UTC);
-                return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000;
+                long micros = TimestampText.parse(trimmed);
+                if (micros == TimestampText.INVALID) {
+                    throw invalid(text, target);
+                }
+                return micros;
             }
             if (target instanceof ArrowType.Bool) {
-                switch (trimmed.toLowerCase(Locale.ROOT)) {
-                    case "true", "t", "1":
-                        return true;
-                    case "false", "f", "0":
-                        return false;
-                    default:
-                        throw invalid(text, target);
+                Boolean bool = TextFormats.parseBoolean(text);
+                if (bool == null) {
+                    throw invalid(text, target);
                 }
+                return bool;
             }
             throw invalid(text, target);
-        } catch (NumberFormatException | DateTimeException e) {
+        } catch (NumberFormatException e) {
             throw invalid(text, target);
         }
     }

@@ -1,25 +1,73 @@
 package dev.quiver.engine.expr.kernel;
 
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-
 /**
- * Calendar arithmetic on DATE values (days since 1970-01-01, proleptic Gregorian) with Howard
- * Hinnant's integer civil-from-days algorithms, so no {@code LocalDate} per row.
+ * Calendar arithmetic on DATE values (days since 1970-01-01, proleptic Gregorian, year 0 exists
+ * as in DuckDB) with Howard Hinnant's integer civil-from-days algorithms, so no {@code LocalDate}
+ * per row. TIMESTAMP values are microseconds since 1970-01-01 00:00:00; {@link #days} and
+ * {@link #microsOfDay} split them, rounding down for instants before 1970.
  */
 public final class DateKernels {
-    private static final long MICROS_PER_DAY = 86_400_000_000L;
-
-    /** Which field EXTRACT reads. */
-    public enum Field {
-        YEAR, MONTH, DAY
-    }
+    public static final long MICROS_PER_SECOND = 1_000_000L;
+    public static final long MICROS_PER_MINUTE = 60 * MICROS_PER_SECOND;
+    public static final long MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
+    public static final long MICROS_PER_DAY = 24 * MICROS_PER_HOUR;
 
     private DateKernels() {}
+
+    /** The day of a timestamp. */
+    public static int days(long micros) {
+        return (int) Math.floorDiv(micros, MICROS_PER_DAY);
+    }
+
+    /** The microseconds since midnight of a timestamp (0 to one day less 1 µs). */
+    public static long microsOfDay(long micros) {
+        return Math.floorMod(micros, MICROS_PER_DAY);
+    }
+
+    /** The day of the week, Sunday = 0 to Saturday = 6 (as DuckDB's and PostgreSQL's {@code dow}). */
+    public static int dayOfWeek(int days) {
+        // 1970-01-01 was a Thursday
+        return (int) Math.floorMod(days + 4L, 7L);
+    }
+
+    /** The ISO day of the week, Monday = 1 to Sunday = 7. */
+    public static int isoDayOfWeek(int days) {
+        int dow = dayOfWeek(days);
+        return dow == 0 ? 7 : dow;
+    }
+
+    /** The day of the year, 1 to 366. */
+    public static int dayOfYear(int days) {
+        return days - daysFromCivil(year(days), 1, 1) + 1;
+    }
+
+    /** The Monday on or before {@code days}. */
+    public static int mondayOfWeek(int days) {
+        return days - (isoDayOfWeek(days) - 1);
+    }
+
+    /** The ISO 8601 week-numbering year: the year of the week's Thursday. */
+    public static int isoYear(int days) {
+        return year(mondayOfWeek(days) + 3);
+    }
+
+    /** The ISO 8601 week number, 1 to 53: weeks start on Monday, week 1 holds the year's first Thursday. */
+    public static int isoWeek(int days) {
+        int thursday = mondayOfWeek(days) + 3;
+        return (thursday - daysFromCivil(year(thursday), 1, 1)) / 7 + 1;
+    }
+
+    /** The Monday that starts week 1 of ISO year {@code isoYear}. */
+    public static int isoYearStart(int isoYear) {
+        return mondayOfWeek(daysFromCivil(isoYear, 1, 4));
+    }
+
+    /** The last day of the month of {@code days}. */
+    public static int lastDayOfMonth(int days) {
+        int year = year(days);
+        int month = month(days);
+        return daysFromCivil(year, month, daysInMonth(year, month));
+    }
 
     /** Days since the epoch of a civil date. */
     public static int daysFromCivil(long year, int month, int day) {
@@ -149,65 +197,5 @@ public final class DateKernels {
             value = value * 10 + (c - '0');
         }
         return value;
-    }
-
-    /** EXTRACT(field FROM input) as BIGINT (or INTEGER when {@code type} says so); input is DATE or TIMESTAMP. */
-    public static FieldVector extract(Field field, Operand input, ArrowType type, int rows, BufferAllocator allocator) {
-        long[] values = Numeric.decodeLongs(input);
-        boolean timestamp = input.type() instanceof ArrowType.Timestamp;
-        long[] result = new long[rows];
-        for (int i = 0; i < rows; i++) {
-            int days = timestamp ? (int) Math.floorDiv(values[i], MICROS_PER_DAY) : (int) values[i];
-            result[i] = switch (field) {
-                case YEAR -> year(days);
-                case MONTH -> month(days);
-                case DAY -> dayOfMonth(days);
-            };
-        }
-        return longResult(result, input, null, type, rows, allocator, "EXTRACT");
-    }
-
-    /** {@code date + n} days or months (n INTEGER or BIGINT). */
-    public static FieldVector add(boolean months, Operand date, Operand amount, ArrowType type, int rows, BufferAllocator allocator) {
-        if (date.isNullConstant() || amount.isNullConstant()) {
-            return Vectors.constant(type, null, rows, allocator);
-        }
-        long[] days = Numeric.decodeLongs(date);
-        long[] n = Numeric.decodeLongs(amount);
-        long[] result = new long[rows];
-        for (int i = 0; i < rows; i++) {
-            long value = months ? addMonths((int) days[i], n[i]) : days[i] + n[i];
-            if (value != (int) value) {
-                throw new QuiverException(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE,
-                        "Date out of range in " + (months ? "DATE_ADD_MONTHS" : "DATE_ADD_DAYS") + ": " + days[i] + " days plus " + n[i]);
-            }
-            result[i] = value;
-        }
-        return longResult(result, date, amount, type, rows, allocator, months ? "DATE_ADD_MONTHS" : "DATE_ADD_DAYS");
-    }
-
-    private static FieldVector longResult(long[] result, Operand a, Operand b, ArrowType type, int rows, BufferAllocator allocator,
-            String display) {
-        FieldVector out = Vectors.allocate(type, rows, allocator);
-        try {
-            ArrowBuf data = out.getDataBuffer();
-            if (type instanceof ArrowType.Date || (type instanceof ArrowType.Int i && i.getBitWidth() == 32)) {
-                ArithmeticKernels.writeLongs(result, out, type, display, rows);
-            } else {
-                for (int i = 0; i < rows; i++) {
-                    data.setLong((long) i * 8, result[i]);
-                }
-            }
-            if (b == null) {
-                Validity.and(out, rows, a);
-            } else {
-                Validity.and(out, rows, a, b);
-            }
-            out.setValueCount(rows);
-            return out;
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
-        }
     }
 }

@@ -222,4 +222,42 @@ public final class SelectionKernels {
             sources.forEach(FieldVector::close);
         }
     }
+
+    /**
+     * greatest / least: per row the largest (smallest) non-NULL argument, NULL when all are NULL.
+     * Arguments already have {@code type}; they compare as comparisons do (NaN above every number).
+     */
+    public static FieldVector extreme(boolean greatest, List<PhysicalExpr> args, ArrowType type, VectorSchemaRoot batch,
+            BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        BinaryOperator better = greatest ? BinaryOperator.GT : BinaryOperator.LT;
+        FieldVector best = withType(args.get(0).evaluate(batch, allocator), args.get(0).type(), type, rows, allocator);
+        for (int a = 1; a < args.size(); a++) {
+            // the operand owns the current best from here: closed once the next one is built, or on failure
+            try (Operand current = Operand.of(type, best, rows);
+                    Operand candidate = Operand.evaluate(args.get(a), batch, allocator);
+                    FieldVector wins = ComparisonKernels.compare(better, candidate, current, rows, allocator);
+                    FieldVector values = candidate.materialize(allocator)) {
+                best = pick((BitVector) wins, values, current.vector(), type, rows, allocator);
+            }
+        }
+        return best;
+    }
+
+    /** Row i from {@code candidate} where it is not NULL and wins or the best so far is NULL, else from {@code best}. */
+    private static FieldVector pick(BitVector wins, FieldVector candidate, FieldVector best, ArrowType type, int rows,
+            BufferAllocator allocator) {
+        FieldVector next = Vectors.allocate("expr", type, rows, 0, allocator);
+        try {
+            for (int i = 0; i < rows; i++) {
+                boolean take = !candidate.isNull(i) && (best.isNull(i) || !wins.isNull(i) && wins.get(i) != 0);
+                next.copyFromSafe(i, i, take ? candidate : best);
+            }
+            next.setValueCount(rows);
+            return next;
+        } catch (RuntimeException e) {
+            next.close();
+            throw e;
+        }
+    }
 }

@@ -6,6 +6,7 @@ import dev.quiver.engine.types.QuiverTypes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -53,131 +54,38 @@ public final class StringKernels {
         }
     }
 
-    /** SUBSTRING(text, start [, length]): characters {@code start .. start+length-1}, 1-based, clipped to the string. */
-    public static FieldVector substring(Operand input, Operand start, Operand length, int rows, BufferAllocator allocator) {
-        if (input.isNullConstant() || start.isNullConstant() || (length != null && length.isNullConstant())) {
-            return Vectors.constant(QuiverTypes.UTF8, null, rows, allocator);
-        }
-        long[] starts = Numeric.decodeLongs(start);
-        long[] lengths = length == null ? null : Numeric.decodeLongs(length);
+    /** LIKE with a pattern per row: each distinct pattern is compiled when it first differs from the previous row's. */
+    public static FieldVector likeEach(Operand input, Operand patterns, Optional<Character> escape, int rows, BufferAllocator allocator) {
+        BitVector out = (BitVector) Vectors.allocate(QuiverTypes.BOOLEAN, rows, allocator);
         try (VarCharVector text = strings(input, allocator)) {
-            VarCharVector out = (VarCharVector) Vectors.allocate("expr", QuiverTypes.UTF8, rows, dataBytes(text, rows) + 1, allocator);
-            try {
-                ArrowBuf offsets = text.getOffsetBuffer();
-                ArrowBuf data = text.getDataBuffer();
-                for (int i = 0; i < rows; i++) {
-                    if (text.isNull(i) || start.isNull(i) || (length != null && length.isNull(i))) {
-                        out.setNull(i);
-                        continue;
-                    }
-                    long first = starts[i];
-                    long endPosition = Long.MAX_VALUE; // exclusive, 1-based
-                    if (lengths != null) {
-                        if (lengths[i] < 0) {
-                            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "Negative substring length: " + lengths[i]);
-                        }
-                        endPosition = first + lengths[i];
-                    }
-                    first = Math.max(first, 1);
-                    int from = offsets.getInt((long) i * 4);
-                    int to = offsets.getInt((long) i * 4 + 4);
-                    if (endPosition <= first) {
-                        out.setSafe(i, from, 0, data);
-                        continue;
-                    }
-                    int begin = advance(data, from, to, first - 1);
-                    int finish = endPosition == Long.MAX_VALUE ? to : advance(data, begin, to, endPosition - first);
-                    out.setSafe(i, begin, finish - begin, data);
+            StringColumn pattern = new StringColumn(patterns);
+            ArrowBuf offsets = text.getOffsetBuffer();
+            ArrowBuf data = text.getDataBuffer();
+            ArrowBuf bits = out.getDataBuffer();
+            String lastPattern = null;
+            LikeMatcher matcher = null;
+            for (int i = 0; i < rows; i++) {
+                if (pattern.isNull(i)) {
+                    continue;
                 }
-                out.setValueCount(rows);
-                return out;
-            } catch (RuntimeException e) {
-                out.close();
-                throw e;
-            }
-        }
-    }
-
-    /** The byte offset {@code characters} characters after {@code from}, at most {@code to}. */
-    private static int advance(ArrowBuf data, int from, int to, long characters) {
-        int position = from;
-        for (long c = 0; c < characters && position < to; c++) {
-            position += LikeMatcher.charLength(data.getByte(position));
-        }
-        return Math.min(position, to);
-    }
-
-    public static FieldVector changeCase(Operand input, boolean upper, int rows, BufferAllocator allocator) {
-        try (VarCharVector text = strings(input, allocator)) {
-            VarCharVector out = (VarCharVector) Vectors.allocate("expr", QuiverTypes.UTF8, rows, dataBytes(text, rows) + 1, allocator);
-            try {
-                ArrowBuf offsets = text.getOffsetBuffer();
-                ArrowBuf data = text.getDataBuffer();
-                byte[] scratch = new byte[64];
-                for (int i = 0; i < rows; i++) {
-                    if (text.isNull(i)) {
-                        out.setNull(i);
-                        continue;
-                    }
-                    int from = offsets.getInt((long) i * 4);
-                    int length = offsets.getInt((long) i * 4 + 4) - from;
-                    if (scratch.length < length) {
-                        scratch = new byte[Math.max(length, scratch.length * 2)];
-                    }
-                    boolean ascii = true;
-                    for (int k = 0; k < length; k++) {
-                        byte b = data.getByte(from + k);
-                        ascii &= b >= 0;
-                        if (upper) {
-                            scratch[k] = b >= 'a' && b <= 'z' ? (byte) (b - 32) : b;
-                        } else {
-                            scratch[k] = b >= 'A' && b <= 'Z' ? (byte) (b + 32) : b;
-                        }
-                    }
-                    if (ascii) {
-                        out.setSafe(i, scratch, 0, length);
-                    } else {
-                        String value = new String(text.get(i), StandardCharsets.UTF_8);
-                        out.setSafe(i, (upper ? value.toUpperCase(Locale.ROOT) : value.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8));
-                    }
+                String current = new String(pattern.bytes(i), 0, pattern.length(i), StandardCharsets.UTF_8);
+                if (!current.equals(lastPattern)) {
+                    matcher = LikeMatcher.compile(current, escape);
+                    lastPattern = current;
                 }
-                out.setValueCount(rows);
-                return out;
-            } catch (RuntimeException e) {
-                out.close();
-                throw e;
-            }
-        }
-    }
-
-    /** TRIM: removes spaces at both ends. */
-    public static FieldVector trim(Operand input, int rows, BufferAllocator allocator) {
-        try (VarCharVector text = strings(input, allocator)) {
-            VarCharVector out = (VarCharVector) Vectors.allocate("expr", QuiverTypes.UTF8, rows, dataBytes(text, rows) + 1, allocator);
-            try {
-                ArrowBuf offsets = text.getOffsetBuffer();
-                ArrowBuf data = text.getDataBuffer();
-                for (int i = 0; i < rows; i++) {
-                    if (text.isNull(i)) {
-                        out.setNull(i);
-                        continue;
-                    }
-                    int from = offsets.getInt((long) i * 4);
-                    int to = offsets.getInt((long) i * 4 + 4);
-                    while (from < to && data.getByte(from) == ' ') {
-                        from++;
-                    }
-                    while (to > from && data.getByte(to - 1) == ' ') {
-                        to--;
-                    }
-                    out.setSafe(i, from, to - from, data);
+                if (text.isNull(i)) {
+                    continue;
                 }
-                out.setValueCount(rows);
-                return out;
-            } catch (RuntimeException e) {
-                out.close();
-                throw e;
+                if (matcher.matches(data, offsets.getInt((long) i * 4), offsets.getInt((long) i * 4 + 4))) {
+                    Bitmaps.set(bits, i);
+                }
             }
+            out.setValueCount(rows);
+            Validity.and(out, rows, input, patterns);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
         }
     }
 
@@ -264,6 +172,45 @@ public final class StringKernels {
                     vector.close();
                 }
             }
+        }
+    }
+
+    /** concat_ws(separator, a, b, ...): the non-NULL arguments joined by separator; NULL when separator is. */
+    public static FieldVector concatWithSeparator(Operand separator, List<Operand> args, int rows, BufferAllocator allocator) {
+        StringColumn sep = new StringColumn(separator);
+        StringColumn[] columns = new StringColumn[args.size()];
+        long bytes = 1;
+        for (int a = 0; a < columns.length; a++) {
+            columns[a] = new StringColumn(args.get(a));
+            bytes += columns[a].totalBytes(rows);
+        }
+        try (StringOutput out = new StringOutput(rows, bytes, allocator)) {
+            for (int i = 0; i < rows; i++) {
+                if (sep.isNull(i)) {
+                    out.setNull(i);
+                    continue;
+                }
+                byte[] sepBytes = sep.bytes(i);
+                int sepLength = sep.length(i);
+                int length = 0;
+                boolean first = true;
+                for (StringColumn column : columns) {
+                    if (column.isNull(i)) {
+                        continue;
+                    }
+                    int size = column.length(i);
+                    byte[] result = out.scratch(length + sepLength + size);
+                    if (!first) {
+                        System.arraycopy(sepBytes, 0, result, length, sepLength);
+                        length += sepLength;
+                    }
+                    System.arraycopy(column.bytes(i), 0, result, length, size);
+                    length += size;
+                    first = false;
+                }
+                out.set(i, out.scratch(length), 0, length);
+            }
+            return out.finish();
         }
     }
 }

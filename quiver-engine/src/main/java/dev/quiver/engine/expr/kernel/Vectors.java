@@ -128,6 +128,13 @@ public final class Vectors {
         }
     }
 
+    /** Row {@code row} of {@code vector} as a new one-row vector; {@code vector} stays intact. */
+    public static FieldVector slice(FieldVector vector, int row, BufferAllocator allocator) {
+        TransferPair pair = vector.getTransferPair(allocator);
+        pair.splitAndTransfer(row, 1);
+        return (FieldVector) pair.getTo();
+    }
+
     /** The first {@code rows} values of {@code vector} as a new vector sharing its buffers; {@code vector} stays intact. */
     public static FieldVector share(FieldVector vector, int rows, BufferAllocator allocator) {
         if (rows == 0) {

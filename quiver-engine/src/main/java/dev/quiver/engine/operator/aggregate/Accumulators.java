@@ -3,6 +3,8 @@ package dev.quiver.engine.operator.aggregate;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.engine.operator.sort.SortKey;
+import java.math.BigDecimal;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -12,7 +14,13 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class Accumulators {
     private Accumulators() {}
 
-    static Accumulator create(AggregateExpr aggregate, AggregateMode mode, BufferAllocator allocator) {
+    /**
+     * A new, empty accumulator of {@code aggregate} for the given mode: PARTIAL and SINGLE update
+     * it with raw input, FINAL merges partial states into it. {@code allocator} backs the vectors a
+     * DISTINCT aggregate builds while it updates. NOT_SUPPORTED for argument and result types the
+     * function has no implementation of.
+     */
+    public static Accumulator create(AggregateExpr aggregate, AggregateMode mode, BufferAllocator allocator) {
         Accumulator accumulator = createPlain(aggregate, mode);
         if (aggregate.distinct()) {
             return new DistinctAccumulator(accumulator, aggregate.args().get(0).type(), allocator);
@@ -31,7 +39,51 @@ final class Accumulators {
                 yield new AvgAccumulator(sum(aggregate, sumType, argType(aggregate)));
             }
             case MIN, MAX -> minMax(aggregate, aggregate.function() == AggregateFunction.MAX);
+            case VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP -> statistic(aggregate, new VarianceAccumulator(aggregate.function()));
+            case COVAR_SAMP, COVAR_POP, CORR, REGR_SLOPE, REGR_INTERCEPT, REGR_R2, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY ->
+                    statistic(aggregate, new CovarianceAccumulator(aggregate.function()));
+            case PERCENTILE_CONT, PERCENTILE_DISC -> percentile(aggregate);
+            case MODE -> {
+                checkSame(aggregate, argType(aggregate));
+                yield new ModeAccumulator(argType(aggregate));
+            }
+            case STRING_AGG -> new StringAggAccumulator((String) aggregate.parameters().get(0), aggregate.orderBy());
         };
+    }
+
+    /** A DOUBLE statistic of numeric arguments. */
+    private static Accumulator statistic(AggregateExpr aggregate, Accumulator accumulator) {
+        boolean numeric = aggregate.args().stream().allMatch(arg -> QuiverTypes.isNumeric(arg.type()));
+        if (!numeric || !(aggregate.type() instanceof ArrowType.FloatingPoint)) {
+            throw unsupported(aggregate);
+        }
+        return accumulator;
+    }
+
+    private static Accumulator percentile(AggregateExpr aggregate) {
+        SortKey key = aggregate.orderBy().get(0);
+        ArrowType values = key.expr().type();
+        ArrowType result = aggregate.type();
+        ColumnKind.of(values); // NOT_SUPPORTED for a type the aggregate cannot hold
+        // CONT interpolates into DOUBLE, the values' DECIMAL, or TIMESTAMP; other types keep theirs (the lower value)
+        boolean interpolatedSelf = values instanceof ArrowType.Decimal || values instanceof ArrowType.FloatingPoint
+                || !QuiverTypes.isNumeric(values) && !(values instanceof ArrowType.Date);
+        boolean allowed = aggregate.function() == AggregateFunction.PERCENTILE_DISC || result.equals(values) && interpolatedSelf
+                || result instanceof ArrowType.FloatingPoint && QuiverTypes.isNumeric(values) && !(values instanceof ArrowType.Decimal)
+                || result instanceof ArrowType.Timestamp && (values instanceof ArrowType.Date || values instanceof ArrowType.Timestamp);
+        if (aggregate.function() == AggregateFunction.PERCENTILE_DISC) {
+            checkSame(aggregate, values);
+        }
+        if (!allowed) {
+            throw unsupported(aggregate);
+        }
+        return new PercentileAccumulator(aggregate.function(), (BigDecimal) aggregate.parameters().get(0), !key.ascending(), values, result);
+    }
+
+    private static void checkSame(AggregateExpr aggregate, ArrowType input) {
+        if (!aggregate.type().equals(input)) {
+            throw unsupported(aggregate);
+        }
     }
 
     private static ArrowType argType(AggregateExpr aggregate) {
@@ -76,7 +128,7 @@ final class Accumulators {
     }
 
     private static QuiverException unsupported(AggregateExpr aggregate) {
-        List<String> args = aggregate.args().stream().map(arg -> QuiverTypes.sqlName(arg.type())).toList();
+        List<String> args = aggregate.inputs().stream().map(arg -> QuiverTypes.sqlName(arg.type())).toList();
         return new QuiverException(ErrorCode.NOT_SUPPORTED, aggregate.function() + " of " + args
                 + " returning " + QuiverTypes.sqlName(aggregate.type()) + " is not supported");
     }

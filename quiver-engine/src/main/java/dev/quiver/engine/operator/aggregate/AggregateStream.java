@@ -1,6 +1,7 @@
 package dev.quiver.engine.operator.aggregate;
 
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.ColumnExpr;
@@ -10,6 +11,7 @@ import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -49,6 +51,8 @@ final class AggregateStream implements BatchStream {
     private final AggregateMode mode;
     private final List<PhysicalExpr> groupExprs;
     private final List<AggregateExpr> aggregates;
+    /** Rows where this is TRUE create their group and update nothing (see {@link HashAggregateExec#seedFlag()}); null: none. */
+    private final PhysicalExpr seedFlag;
     private final Schema schema;
     private final BatchStream input;
     private final TaskContext context;
@@ -60,6 +64,7 @@ final class AggregateStream implements BatchStream {
     /** Without GROUP BY: for a string MIN, the MAX of the same argument computed in the same pass (-1: none). */
     private final int[] pairedMax;
     private int[] groupIds = new int[0];
+    private int[] seedRows = new int[0];
 
     private State state = State.READING;
     private VectorSchemaRoot pendingInput;
@@ -75,6 +80,7 @@ final class AggregateStream implements BatchStream {
         this.mode = plan.mode();
         this.groupExprs = plan.groupExprs();
         this.aggregates = plan.aggregates();
+        this.seedFlag = plan.seedFlag().orElse(null);
         this.schema = plan.schema();
         this.input = input;
         this.context = context;
@@ -158,10 +164,14 @@ final class AggregateStream implements BatchStream {
                     if (passThrough != null) {
                         long passStart = System.nanoTime();
                         try (batch) {
-                            return passThrough.convert(batch);
+                            VectorSchemaRoot states = passThrough(batch);
+                            if (states != null) {
+                                return states;
+                            }
                         } finally {
                             metrics.addElapsedCompute(System.nanoTime() - passStart);
                         }
+                        break;
                     }
                     long start = System.nanoTime();
                     try {
@@ -220,31 +230,92 @@ final class AggregateStream implements BatchStream {
                     accumulator.ensureCapacity(table.capacity());
                 }
             }
-            for (int a = 0; a < accumulators.length; a++) {
-                if (mode == AggregateMode.FINAL) {
-                    List<FieldVector> states = new ArrayList<>(stateColumns[a].length);
-                    for (int column : stateColumns[a]) {
-                        states.add(batch.getVector(column));
-                    }
-                    accumulators[a].merge(groupIds, rows, states);
-                } else if (table == null && pairedMax[a] == StringMinMaxAccumulator.PAIRED) {
-                    continue; // updated with its MIN
-                } else {
-                    List<PhysicalExpr> args = aggregates.get(a).args();
-                    FieldVector arg = args.isEmpty() ? null : vector(args.get(0), batch, owned);
-                    if (table == null && pairedMax[a] >= 0) {
-                        StringMinMaxAccumulator.updatePair(accumulators[a], accumulators[pairedMax[a]], groupIds, rows, arg);
-                    } else if (table == null) {
-                        accumulators[a].updateSingleGroup(groupIds, rows, arg);
-                    } else {
-                        accumulators[a].update(groupIds, rows, arg);
-                    }
-                }
-            }
+            updateAccumulators(withoutSeedRows(batch, rows, owned), owned);
         } finally {
             owned.forEach(FieldVector::close);
         }
         rowsSinceFlush += rows;
+    }
+
+    /**
+     * The rows of {@code batch} that update the accumulators: all of them, or (with a seed flag)
+     * those that are not seed rows, taken into a new batch whose vectors join {@code owned} and
+     * whose group ids replace those in {@link #groupIds}; null when every row is a seed row.
+     */
+    private VectorSchemaRoot withoutSeedRows(VectorSchemaRoot batch, int rows, List<FieldVector> owned) {
+        if (seedFlag == null) {
+            return batch;
+        }
+        if (groupIds.length < rows) {
+            groupIds = new int[rows];
+        }
+        FieldVector flags = vector(seedFlag, batch, owned);
+        int kept = 0;
+        if (seedRows.length < rows) {
+            seedRows = new int[rows];
+        }
+        for (int i = 0; i < rows; i++) {
+            if (flags.isNull(i) || ((BitVector) flags).get(i) == 0) {
+                seedRows[kept++] = i;
+            }
+        }
+        if (kept == rows) {
+            return batch;
+        }
+        if (kept == 0) {
+            return null;
+        }
+        for (int i = 0; i < kept; i++) {
+            groupIds[i] = groupIds[seedRows[i]];
+        }
+        VectorSchemaRoot real = Take.take(batch, seedRows, kept, context.allocator());
+        owned.addAll(real.getFieldVectors());
+        return real;
+    }
+
+    private void updateAccumulators(VectorSchemaRoot batch, List<FieldVector> owned) {
+        if (batch == null) {
+            return;
+        }
+        int rows = batch.getRowCount();
+        for (int a = 0; a < accumulators.length; a++) {
+            if (mode == AggregateMode.FINAL) {
+                List<FieldVector> states = new ArrayList<>(stateColumns[a].length);
+                for (int column : stateColumns[a]) {
+                    states.add(batch.getVector(column));
+                }
+                accumulators[a].merge(groupIds, rows, states);
+            } else if (table == null && pairedMax[a] == StringMinMaxAccumulator.PAIRED) {
+                continue; // updated with its MIN
+            } else {
+                List<PhysicalExpr> exprs = aggregates.get(a).inputs();
+                List<FieldVector> inputs = new ArrayList<>(exprs.size());
+                for (PhysicalExpr expr : exprs) {
+                    inputs.add(vector(expr, batch, owned));
+                }
+                if (table == null && pairedMax[a] >= 0) {
+                    StringMinMaxAccumulator.updatePair(accumulators[a], accumulators[pairedMax[a]], groupIds, rows, inputs.get(0));
+                } else if (table == null) {
+                    accumulators[a].updateSingleGroup(groupIds, rows, inputs);
+                } else {
+                    accumulators[a].update(groupIds, rows, inputs);
+                }
+            }
+        }
+    }
+
+    /**
+     * The state rows of {@code batch} in pass-through mode; null if it held only seed rows, whose
+     * group this partition emitted before it switched to pass-through (seed rows come first).
+     */
+    private VectorSchemaRoot passThrough(VectorSchemaRoot batch) {
+        List<FieldVector> owned = new ArrayList<>();
+        try {
+            VectorSchemaRoot rows = withoutSeedRows(batch, batch.getRowCount(), owned);
+            return rows == null ? null : passThrough.convert(rows);
+        } finally {
+            owned.forEach(FieldVector::close);
+        }
     }
 
     /** The expression's values over the batch: a column of the batch itself, or a new vector added to {@code owned}. */

@@ -35,30 +35,30 @@ final class AvgAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return sum.bytesPerGroup() + count.bytesPerGroup();
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
-        sum.update(groupIds, rows, arg);
-        count.update(groupIds, rows, arg);
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        sum.update(groupIds, rows, inputs);
+        count.update(groupIds, rows, inputs);
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
         sum.merge(groupIds, rows, states.subList(0, 1));
         count.merge(groupIds, rows, states.subList(1, 2));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         sum.state(fields.subList(0, 1), from, count, allocator, out);
         this.count.state(fields.subList(1, 2), from, count, allocator, out);
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int rows, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int rows, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, rows, 0, allocator);
         try {
             long[] counts = count.counts;

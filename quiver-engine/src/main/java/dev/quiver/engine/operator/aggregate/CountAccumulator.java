@@ -6,7 +6,10 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
-/** {@code COUNT(*)} (no argument: every row) and {@code COUNT(x)} (non-NULL values). */
+/**
+ * {@code COUNT(*)} (no argument: every row), {@code COUNT(x)} (non-NULL values) and
+ * {@code COUNT(x, y, ...)} / {@code REGR_COUNT(y, x)} (rows where no argument is NULL).
+ */
 final class CountAccumulator extends Accumulator {
     long[] counts = new long[0];
 
@@ -16,14 +19,14 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 8;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
         long[] c = counts;
-        boolean[] nulls = arg == null ? null : scratch().nulls(arg, rows);
+        boolean[] nulls = inputs.isEmpty() ? null : scratch().nulls(inputs, rows);
         if (nulls == null) {
             for (int i = 0; i < rows; i++) {
                 c[groupIds[i]]++;
@@ -38,7 +41,7 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
         long[] values = scratch().longs(rows);
         Columns.loadLongs(ColumnKind.INT64, states.get(0), rows, values);
         long[] c = counts;
@@ -48,12 +51,12 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             Columns.writeLongs(ColumnKind.of(field.getType()), vector, counts, null, true, from, count);

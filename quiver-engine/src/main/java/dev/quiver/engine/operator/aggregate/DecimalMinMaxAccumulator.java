@@ -27,12 +27,16 @@ final class DecimalMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 17;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         long[] inLows = scratch().longs(rows);
         long[] inHighs = scratch().highs(rows);
         Columns.loadDecimals(arg, rows, inLows, inHighs);
@@ -55,9 +59,13 @@ final class DecimalMinMaxAccumulator extends Accumulator {
      * high word is their sign), read in place; wider ones compare both words in place.
      */
     @Override
-    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+    public void updateSingleGroup(int[] zeros, int rows, List<FieldVector> inputs) {
+        updateSingleValues(zeros, rows, inputs.get(0));
+    }
+
+    private void updateSingleValues(int[] zeros, int rows, FieldVector arg) {
         if (arg.getNullCount() != 0) {
-            update(zeros, rows, arg);
+            updateValues(zeros, rows, arg);
             return;
         }
         if (((ArrowType.Decimal) arg.getField().getType()).getPrecision() <= 18) {
@@ -93,17 +101,17 @@ final class DecimalMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             for (int i = 0; i < count; i++) {

@@ -2,6 +2,7 @@ package dev.quiver.engine.operator.aggregate;
 
 import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.types.QuiverTypes;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -11,8 +12,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * An aggregate over DISTINCT argument values (SINGLE mode only): a hash table over
- * {@code (group id, value)} pairs lets each pair reach the wrapped accumulator once, on the row
- * where it first appears.
+ * {@code (group id, value)} pairs of the first input lets each pair reach the wrapped accumulator
+ * once, with the inputs of the row where it first appears.
  */
 final class DistinctAccumulator extends Accumulator {
     private final Accumulator inner;
@@ -40,17 +41,18 @@ final class DistinctAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return inner.bytesPerGroup();
     }
 
     @Override
-    long variableBytes() {
+    public long variableBytes() {
         return inner.variableBytes() + seen.sizeInBytes();
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        FieldVector arg = inputs.get(0);
         if (pairIds.length < rows) {
             pairIds = new int[rows];
             selectedRows = new int[rows];
@@ -75,23 +77,29 @@ final class DistinctAccumulator extends Accumulator {
         if (selected == 0) {
             return;
         }
-        try (FieldVector values = Take.take(arg, selectedRows, selected, allocator)) {
-            inner.update(selectedGroups, selected, values);
+        List<FieldVector> taken = new ArrayList<>(inputs.size());
+        try {
+            for (FieldVector input : inputs) {
+                taken.add(Take.take(input, selectedRows, selected, allocator));
+            }
+            inner.update(selectedGroups, selected, taken);
+        } finally {
+            taken.forEach(FieldVector::close);
         }
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
         throw new IllegalStateException("DISTINCT aggregates have no partial state");
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         throw new IllegalStateException("DISTINCT aggregates have no partial state");
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         return inner.evaluate(field, from, count, allocator);
     }
 }

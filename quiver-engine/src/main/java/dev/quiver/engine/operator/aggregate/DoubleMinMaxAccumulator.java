@@ -23,12 +23,16 @@ final class DoubleMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 9;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         double[] input = scratch().doubles(rows);
         Columns.loadDoubles(arg, rows, input);
         boolean[] nulls = scratch().nulls(arg, rows);
@@ -47,17 +51,17 @@ final class DoubleMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             Columns.writeDoubles(vector, values, hasValue, false, from, count);

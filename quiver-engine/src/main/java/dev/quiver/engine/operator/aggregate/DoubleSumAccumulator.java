@@ -18,12 +18,16 @@ final class DoubleSumAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 9;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         double[] values = scratch().loadDoubles(arg, rows);
         boolean[] nulls = scratch().nulls(arg, rows);
         double[] s = sums;
@@ -38,17 +42,17 @@ final class DoubleSumAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             Columns.writeDoubles(vector, sums, hasValue, false, from, count);

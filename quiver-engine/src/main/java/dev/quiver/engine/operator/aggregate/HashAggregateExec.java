@@ -14,7 +14,9 @@ import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -38,6 +40,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@link dev.quiver.engine.error.ResourcesExhaustedException} when it cannot grow, PARTIAL emits
  * what it holds and starts over instead, and switches to aggregating each batch on its own once it
  * has seen 100,000 rows form more than half as many groups.
+ *
+ * <p>Seed rows: with a {@code seedFlag} (a BOOLEAN expression over the input, PARTIAL and SINGLE
+ * only), a row where it is TRUE creates its group and adds nothing to it, so that the group is
+ * emitted (COUNT 0, other aggregates NULL) even when no other row falls into it. This is how the
+ * empty grouping set of {@code GROUP BY ROLLUP/CUBE/GROUPING SETS} yields its one row over empty
+ * input ({@link ExpandExec} emits one seed row per partition, before any other row: a PARTIAL
+ * aggregate that has switched to aggregating each batch on its own has already emitted the
+ * seeded group and drops later seed rows).
  */
 public final class HashAggregateExec extends AbstractExecutionPlan {
     private final AggregateMode mode;
@@ -45,20 +55,33 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
     private final List<String> groupNames;
     private final List<AggregateExpr> aggregates;
     private final ExecutionPlan input;
+    private final Optional<PhysicalExpr> seedFlag;
     private final Schema schema;
 
     public HashAggregateExec(AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames,
             List<AggregateExpr> aggregates, ExecutionPlan input) {
+        this(mode, groupExprs, groupNames, aggregates, input, Optional.empty());
+    }
+
+    /** @param seedFlag rows where it is TRUE only create their group (see the class comment) */
+    public HashAggregateExec(AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames,
+            List<AggregateExpr> aggregates, ExecutionPlan input, Optional<PhysicalExpr> seedFlag) {
         this.mode = requireNonNull(mode, "mode is null");
         this.groupExprs = List.copyOf(requireNonNull(groupExprs, "groupExprs is null"));
         this.groupNames = List.copyOf(requireNonNull(groupNames, "groupNames is null"));
         this.aggregates = List.copyOf(requireNonNull(aggregates, "aggregates is null"));
         this.input = requireNonNull(input, "input is null");
+        this.seedFlag = requireNonNull(seedFlag, "seedFlag is null");
         if (groupExprs.size() != groupNames.size()) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "aggregate has " + groupExprs.size() + " group expressions but " + groupNames.size() + " names");
         }
-        if (mode != AggregateMode.SINGLE && aggregates.stream().anyMatch(AggregateExpr::distinct)) {
-            throw new QuiverException(ErrorCode.PLAN_ERROR, "DISTINCT aggregates need SINGLE mode, not " + mode);
+        if (mode != AggregateMode.SINGLE) {
+            aggregates.stream().filter(a -> !a.decomposable()).findFirst().ifPresent(a -> {
+                throw new QuiverException(ErrorCode.PLAN_ERROR, a.display() + " has no partial state and needs SINGLE mode, not " + mode);
+            });
+        }
+        if (seedFlag.isPresent() && (mode == AggregateMode.FINAL || !(seedFlag.get().type() instanceof ArrowType.Bool))) {
+            throw new QuiverException(ErrorCode.PLAN_ERROR, "a seed flag must be BOOLEAN, in PARTIAL or SINGLE mode: " + seedFlag.get().display() + " in " + mode);
         }
         if (mode == AggregateMode.FINAL) {
             int expected = groupExprs.size() + aggregates.stream().mapToInt(a -> a.stateFields().size()).sum();
@@ -102,6 +125,11 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
         return input;
     }
 
+    /** The BOOLEAN input expression that marks seed rows, if any. */
+    public Optional<PhysicalExpr> seedFlag() {
+        return seedFlag;
+    }
+
     @Override
     public String name() {
         return "HashAggregateExec";
@@ -124,7 +152,7 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new HashAggregateExec(mode, groupExprs, groupNames, aggregates, children.get(0));
+        return new HashAggregateExec(mode, groupExprs, groupNames, aggregates, children.get(0), seedFlag);
     }
 
     @Override
@@ -143,6 +171,7 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
     public String displayLine() {
         return "HashAggregateExec: mode=" + mode
                 + ", gby=[" + groupExprs.stream().map(PhysicalExpr::display).collect(Collectors.joining(", ")) + "]"
-                + ", aggr=[" + aggregates.stream().map(AggregateExpr::display).collect(Collectors.joining(", ")) + "]";
+                + ", aggr=[" + aggregates.stream().map(AggregateExpr::display).collect(Collectors.joining(", ")) + "]"
+                + seedFlag.map(flag -> ", seed=" + flag.display()).orElse("");
     }
 }

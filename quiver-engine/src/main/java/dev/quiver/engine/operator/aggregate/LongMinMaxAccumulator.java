@@ -23,12 +23,16 @@ final class LongMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 9;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         long[] input = scratch().longs(rows);
         Columns.loadLongs(ColumnKind.of(arg.getField().getType()), arg, rows, input);
         boolean[] nulls = scratch().nulls(arg, rows);
@@ -58,10 +62,14 @@ final class LongMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+    public void updateSingleGroup(int[] zeros, int rows, List<FieldVector> inputs) {
+        updateSingleValues(zeros, rows, inputs.get(0));
+    }
+
+    private void updateSingleValues(int[] zeros, int rows, FieldVector arg) {
         ColumnKind kind = ColumnKind.of(arg.getField().getType());
         if (kind == ColumnKind.BOOLEAN || arg.getNullCount() != 0) {
-            update(zeros, rows, arg);
+            updateValues(zeros, rows, arg);
             return;
         }
         long start = hasValue[0] ? values[0] : max ? Long.MIN_VALUE : Long.MAX_VALUE;
@@ -70,17 +78,17 @@ final class LongMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             Columns.writeLongs(ColumnKind.of(field.getType()), vector, values, hasValue, false, from, count);

@@ -28,12 +28,16 @@ final class LongSumAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 9;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         ColumnKind kind = ColumnKind.of(arg.getField().getType());
         long[] values = scratch().longs(rows);
         Columns.loadLongs(kind, arg, rows, values);
@@ -57,17 +61,17 @@ final class LongSumAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         ColumnKind kind = ColumnKind.of(field.getType());
         if (kind == ColumnKind.INT32) {
             for (int g = from; g < from + count; g++) {

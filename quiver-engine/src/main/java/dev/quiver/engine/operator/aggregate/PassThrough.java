@@ -28,7 +28,7 @@ final class PassThrough {
     private final Schema schema;
     private final BufferAllocator allocator;
     private final Accumulator[] accumulators;
-    private final List<PhysicalExpr> arguments;
+    private final List<List<PhysicalExpr>> inputs;
     private final int[] stateCounts;
     private int[] identity = new int[0];
 
@@ -37,12 +37,12 @@ final class PassThrough {
         this.schema = requireNonNull(schema, "schema is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.accumulators = new Accumulator[aggregates.size()];
-        this.arguments = new ArrayList<>(aggregates.size());
+        this.inputs = new ArrayList<>(aggregates.size());
         this.stateCounts = new int[aggregates.size()];
         for (int a = 0; a < aggregates.size(); a++) {
             AggregateExpr aggregate = aggregates.get(a);
             accumulators[a] = Accumulators.create(aggregate, AggregateMode.PARTIAL, allocator);
-            arguments.add(aggregate.args().isEmpty() ? null : aggregate.args().get(0));
+            inputs.add(aggregate.inputs());
             stateCounts[a] = aggregate.stateFields().size();
         }
     }
@@ -66,9 +66,12 @@ final class PassThrough {
             int field = groupExprs.size();
             for (int a = 0; a < accumulators.length; a++) {
                 Accumulator accumulator = accumulators[a];
-                PhysicalExpr argument = arguments.get(a);
+                List<FieldVector> values = new ArrayList<>(inputs.get(a).size());
+                for (PhysicalExpr input : inputs.get(a)) {
+                    values.add(vector(input, batch, owned));
+                }
                 accumulator.ensureCapacity(rows);
-                accumulator.update(identity, rows, argument == null ? null : vector(argument, batch, owned));
+                accumulator.update(identity, rows, values);
                 accumulator.state(fields.subList(field, field + stateCounts[a]), 0, rows, allocator, out);
                 accumulator.clear();
                 field += stateCounts[a];

@@ -38,17 +38,21 @@ final class StringMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    int bytesPerGroup() {
+    public int bytesPerGroup() {
         return 8 + 4 + 16;
     }
 
     @Override
-    long variableBytes() {
+    public long variableBytes() {
         return valueBytes;
     }
 
     @Override
-    void update(int[] groupIds, int rows, FieldVector arg) {
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
+        updateValues(groupIds, rows, inputs.get(0));
+    }
+
+    private void updateValues(int[] groupIds, int rows, FieldVector arg) {
         StringKeyColumn.StringBatch batch = scratch().strings;
         batch.load(arg, rows);
         boolean[] nulls = scratch().nulls(arg, rows);
@@ -81,9 +85,13 @@ final class StringMinMaxAccumulator extends Accumulator {
      * by 8-byte prefixes, and copies only that one value out.
      */
     @Override
-    void updateSingleGroup(int[] zeros, int rows, FieldVector arg) {
+    public void updateSingleGroup(int[] zeros, int rows, List<FieldVector> inputs) {
+        updateSingleValues(zeros, rows, inputs.get(0));
+    }
+
+    private void updateSingleValues(int[] zeros, int rows, FieldVector arg) {
         if (arg.getNullCount() != 0) {
-            update(zeros, rows, arg);
+            updateValues(zeros, rows, arg);
             return;
         }
         ArrowBuf dataBuffer = arg.getDataBuffer();
@@ -140,8 +148,8 @@ final class StringMinMaxAccumulator extends Accumulator {
         StringMinMaxAccumulator min = (StringMinMaxAccumulator) minAccumulator;
         StringMinMaxAccumulator max = (StringMinMaxAccumulator) maxAccumulator;
         if (arg.getNullCount() != 0) {
-            min.update(zeros, rows, arg);
-            max.update(zeros, rows, arg);
+            min.updateValues(zeros, rows, arg);
+            max.updateValues(zeros, rows, arg);
             return;
         }
         ArrowBuf dataBuffer = arg.getDataBuffer();
@@ -269,17 +277,17 @@ final class StringMinMaxAccumulator extends Accumulator {
     }
 
     @Override
-    void merge(int[] groupIds, int rows, List<FieldVector> states) {
-        update(groupIds, rows, states.get(0));
+    public void merge(int[] groupIds, int rows, List<FieldVector> states) {
+        updateValues(groupIds, rows, states.get(0));
     }
 
     @Override
-    void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
+    public void state(List<Field> fields, int from, int count, BufferAllocator allocator, List<FieldVector> out) {
         out.add(evaluate(fields.get(0), from, count, allocator));
     }
 
     @Override
-    FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
+    public FieldVector evaluate(Field field, int from, int count, BufferAllocator allocator) {
         long bytes = 0;
         for (int g = from; g < from + count; g++) {
             bytes += lengths[g];

@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.execution.PlanChecks;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteOrder;
@@ -134,7 +135,7 @@ public final class PartitionHash {
                 hashes[i] = column.isNull(i) ? hashLong(NULL_VALUE, hashes[i]) : hashLong(v.getValueAsLong(i), hashes[i]);
             }
         } else {
-            throw new IllegalArgumentException("no partition hash for column type " + column.getField().getType());
+            throw PlanChecks.planError("partition hash", "no hash for column %s of type %s", column.getField().getName(), column.getField().getType());
         }
     }
 
@@ -169,7 +170,7 @@ public final class PartitionHash {
         if (value instanceof java.time.LocalDate date) {
             return hashLong(date.toEpochDay(), seed);
         }
-        throw new IllegalArgumentException("no partition hash for " + value.getClass().getName());
+        throw PlanChecks.planError("partition hash", "no hash for a value of %s", value.getClass().getName());
     }
 
     /** The partition hash of one row of Java values. */

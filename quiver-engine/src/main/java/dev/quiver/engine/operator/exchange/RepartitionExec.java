@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.exchange;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
@@ -35,9 +36,8 @@ public final class RepartitionExec extends AbstractExecutionPlan {
     public RepartitionExec(ExecutionPlan input, Partitioning partitioning) {
         this.input = requireNonNull(input, "input is null");
         this.partitioning = requireNonNull(partitioning, "partitioning is null");
-        if (!(partitioning instanceof Partitioning.Hash || partitioning instanceof Partitioning.RoundRobin)) {
-            throw new IllegalArgumentException("RepartitionExec supports hash and round-robin partitioning, not " + partitioning);
-        }
+        PlanChecks.checkArgument(partitioning instanceof Partitioning.Hash || partitioning instanceof Partitioning.RoundRobin, "RepartitionExec",
+                "supports hash and round-robin partitioning, not %s", partitioning);
     }
 
     public ExecutionPlan input() {

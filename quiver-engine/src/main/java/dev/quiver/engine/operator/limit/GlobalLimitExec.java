@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.limit;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
@@ -24,12 +25,9 @@ public final class GlobalLimitExec extends AbstractExecutionPlan {
         this.input = requireNonNull(input, "input is null");
         this.skip = skip;
         this.fetch = requireNonNull(fetch, "fetch is null");
-        if (skip < 0) {
-            throw new IllegalArgumentException("skip must not be negative: " + skip);
-        }
-        if (input.outputPartitioning().partitionCount() != 1) {
-            throw new IllegalArgumentException("GlobalLimitExec needs a single-partition input");
-        }
+        PlanChecks.checkArgument(skip >= 0, "GlobalLimitExec", "skip must not be negative: %s", skip);
+        PlanChecks.checkArgument(input.outputPartitioning().partitionCount() == 1, "GlobalLimitExec", "needs a single-partition input, not %s partitions",
+                input.outputPartitioning().partitionCount());
     }
 
     public long skip() {

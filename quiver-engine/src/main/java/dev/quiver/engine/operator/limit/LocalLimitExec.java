@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.limit;
 
+import dev.quiver.engine.execution.PlanChecks;
 import java.util.OptionalLong;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
@@ -22,9 +23,7 @@ public final class LocalLimitExec extends AbstractExecutionPlan {
     public LocalLimitExec(ExecutionPlan input, long fetch) {
         this.input = requireNonNull(input, "input is null");
         this.fetch = fetch;
-        if (fetch < 0) {
-            throw new IllegalArgumentException("fetch must not be negative: " + fetch);
-        }
+        PlanChecks.checkArgument(fetch >= 0, "LocalLimitExec", "fetch must not be negative: %s", fetch);
     }
 
     public long fetch() {

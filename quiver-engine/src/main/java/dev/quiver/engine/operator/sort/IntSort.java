@@ -1,16 +1,16 @@
 package dev.quiver.engine.operator.sort;
 
 /** A stable merge sort of {@code int}s (row numbers) by a comparator, without boxing. */
-final class IntSort {
+public final class IntSort {
     private static final int INSERTION_RUN = 32;
 
     private IntSort() {}
 
-    interface IntComparator {
+    public interface IntComparator {
         int compare(int a, int b);
     }
 
-    static void sort(int[] values, int length, IntComparator comparator) {
+    public static void sort(int[] values, int length, IntComparator comparator) {
         for (int start = 0; start < length; start += INSERTION_RUN) {
             insertionSort(values, start, Math.min(length, start + INSERTION_RUN), comparator);
         }
@@ -32,6 +32,17 @@ final class IntSort {
         if (source != values) {
             System.arraycopy(source, 0, values, 0, length);
         }
+    }
+
+    /** Sorts {@code values[from, to)}; a short range is sorted in place, a longer one in a copy. */
+    public static void sort(int[] values, int from, int to, IntComparator comparator) {
+        if (to - from <= INSERTION_RUN) {
+            insertionSort(values, from, to, comparator);
+            return;
+        }
+        int[] range = java.util.Arrays.copyOfRange(values, from, to);
+        sort(range, range.length, comparator);
+        System.arraycopy(range, 0, values, from, range.length);
     }
 
     private static void insertionSort(int[] values, int from, int to, IntComparator comparator) {

@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.sort;
 
+import dev.quiver.engine.execution.PlanChecks;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
@@ -141,7 +142,7 @@ abstract sealed class SortColumn {
                     values[offset + i] = v.isNull(i) ? 0 : v.getValueAsLong(i);
                 }
             } else if (!(vector instanceof NullVector)) {
-                throw new IllegalArgumentException("cannot sort by a column of type " + vector.getField().getType());
+                throw PlanChecks.planError("SortExec", "cannot sort by column %s of type %s", vector.getField().getName(), vector.getField().getType());
             }
         }
 

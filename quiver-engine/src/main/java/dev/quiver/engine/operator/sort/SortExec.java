@@ -1,5 +1,6 @@
 package dev.quiver.engine.operator.sort;
 
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.operator.limit.LimitStatistics;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
@@ -42,12 +43,9 @@ public final class SortExec extends AbstractExecutionPlan {
         this.keys = List.copyOf(requireNonNull(keys, "keys is null"));
         this.fetch = requireNonNull(fetch, "fetch is null");
         this.preservePartitioning = preservePartitioning;
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("SortExec needs at least one key");
-        }
-        if (!preservePartitioning && input.outputPartitioning().partitionCount() != 1) {
-            throw new IllegalArgumentException("SortExec without preservePartitioning needs a single-partition input");
-        }
+        PlanChecks.checkArgument(!keys.isEmpty(), "SortExec", "needs at least one key");
+        PlanChecks.checkArgument(preservePartitioning || input.outputPartitioning().partitionCount() == 1, "SortExec",
+                "without preservePartitioning needs a single-partition input, not %s partitions", input.outputPartitioning().partitionCount());
     }
 
     public List<SortKey> keys() {

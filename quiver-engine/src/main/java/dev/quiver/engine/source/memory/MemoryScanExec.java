@@ -8,6 +8,7 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
+import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
@@ -28,9 +29,7 @@ public final class MemoryScanExec extends AbstractExecutionPlan {
     public MemoryScanExec(Schema schema, List<List<List<Object>>> partitions) {
         this.schema = requireNonNull(schema, "schema is null");
         this.partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
-        if (partitions.isEmpty()) {
-            throw new IllegalArgumentException("MemoryScanExec needs at least one partition");
-        }
+        PlanChecks.checkArgument(!partitions.isEmpty(), "MemoryScanExec", "needs at least one partition");
     }
 
     public List<List<List<Object>>> partitions() {

@@ -69,9 +69,9 @@ class CoalescePartitionsExecTest {
             assertThat(input.opened.get()).isEqualTo(3);
             assertThat(input.closed.get()).isEqualTo(3);
             int produced = input.produced.get();
-            Thread.sleep(100);
+            // once every producer thread has returned nothing can produce again: the count must not have moved
+            assertThat(ProducerThreads.awaitNone("coalesce-")).isEmpty();
             assertThat(input.produced.get()).isEqualTo(produced);
-            assertThat(producerThreads()).isEmpty();
             assertThat(testing.allocator().getAllocatedMemory()).isZero();
         }
     }
@@ -87,19 +87,6 @@ class CoalescePartitionsExecTest {
                     });
             assertThat(input.closed.get()).isEqualTo(input.opened.get());
         }
-    }
-
-    private static List<String> producerThreads() throws InterruptedException {
-        // the executor renames a thread back just after the producer body returns
-        for (int attempt = 0; attempt < 50; attempt++) {
-            List<String> names = Thread.getAllStackTraces().keySet().stream()
-                    .map(Thread::getName).filter(n -> n.contains("coalesce-")).toList();
-            if (names.isEmpty()) {
-                return names;
-            }
-            Thread.sleep(10);
-        }
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.contains("coalesce-")).toList();
     }
 
     static List<List<Object>> sorted(List<List<Object>> rows) {

@@ -136,7 +136,8 @@ class RepartitionExecTest {
             streams.forEach(BatchStream::close);
             assertThat(input.closed.get()).isEqualTo(2);
             int produced = input.produced.get();
-            Thread.sleep(100);
+            // once every producer thread has returned nothing can produce again: the count must not have moved
+            assertThat(ProducerThreads.awaitNone("repartition-" + testing.context().taskId() + "-in")).isEmpty();
             assertThat(input.produced.get()).isEqualTo(produced);
             assertThat(testing.allocator().getAllocatedMemory()).isZero();
         }

@@ -1,0 +1,92 @@
+package dev.quiver.engine.operator.window;
+
+import dev.quiver.engine.batch.Take;
+import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateMode;
+import dev.quiver.engine.operator.aggregate.GroupAccumulator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * An aggregate over frames that feeds every row of each frame to a SINGLE accumulator, one group
+ * per distinct frame: for aggregates that cannot merge partial states, such as DISTINCT ones over
+ * frames that slide. Its cost is the sum of the frame sizes; consecutive rows with the same frame
+ * (peers, whole partitions) share one group.
+ */
+final class FrameScanAggregate implements WindowEvaluator {
+    /** Rows fed to the accumulator per call. */
+    private static final int SLICE = 65_536;
+
+    private final AggregateExpr aggregate;
+    private final FieldVector arg;
+    private final FrameBounds frames;
+    private final WindowChunk chunk;
+    private final Field field;
+    private final int[] ranges = new int[2 * FrameBounds.MAX_RANGES];
+
+    FrameScanAggregate(AggregateExpr aggregate, FieldVector arg, FrameBounds frames, WindowChunk chunk, Field field) {
+        this.aggregate = aggregate;
+        this.arg = arg;
+        this.frames = frames;
+        this.chunk = chunk;
+        this.field = field;
+    }
+
+    @Override
+    public FieldVector evaluate(int from, int count) {
+        int[] groupOf = new int[count];
+        int groups = 0;
+        GroupAccumulator accumulator = GroupAccumulator.create(aggregate, AggregateMode.SINGLE, chunk.allocator());
+        long reserved = 0;
+        try {
+            int[] rows = new int[SLICE];
+            int[] targets = new int[SLICE];
+            int pending = 0;
+            for (int i = 0; i < count; i++) {
+                int row = from + i;
+                if (i > 0 && frames.sameRows(row - 1, row)) {
+                    groupOf[i] = groups - 1;
+                    continue;
+                }
+                int group = groups++;
+                groupOf[i] = group;
+                accumulator.ensureCapacity(groups);
+                int rangeCount = frames.ranges(row, ranges);
+                for (int r = 0; r < rangeCount; r++) {
+                    for (int frameRow = ranges[2 * r]; frameRow < ranges[2 * r + 1]; frameRow++) {
+                        if (pending == SLICE) {
+                            feed(accumulator, rows, targets, pending);
+                            pending = 0;
+                        }
+                        rows[pending] = frameRow;
+                        targets[pending++] = group;
+                    }
+                }
+                long size = accumulator.sizeInBytes();
+                if (size > reserved) {
+                    chunk.reserveTransient(size - reserved);
+                    reserved = size;
+                }
+            }
+            feed(accumulator, rows, targets, pending);
+            FieldVector values = accumulator.evaluate(0, groups, chunk.allocator());
+            return ResultVectors.expand(values, groupOf, groups, count, field, chunk.allocator());
+        } finally {
+            accumulator.clear();
+            chunk.release(reserved);
+        }
+    }
+
+    private void feed(GroupAccumulator accumulator, int[] rows, int[] targets, int count) {
+        if (count == 0) {
+            return;
+        }
+        if (arg == null) {
+            accumulator.update(targets, count, null);
+            return;
+        }
+        try (FieldVector values = Take.take(arg, rows, count, chunk.allocator())) {
+            accumulator.update(targets, count, values);
+        }
+    }
+}
