@@ -8,7 +8,10 @@ import static dev.quiver.engine.expr.ExprTesting.row;
 import static dev.quiver.engine.expr.ExprTesting.schema;
 import static dev.quiver.engine.expr.StringExprTest.fn;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.kernel.DateKernels;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -96,6 +99,21 @@ class DateAndCaseExprTest {
                     new CaseExpr.WhenThen(positive, col(schema, 1))), Optional.of(lit(new BigDecimal("0.00"), QuiverTypes.decimal(5, 2))), QuiverTypes.decimal(5, 2));
             assertThat(eval(testing.allocator(), twoBranches, schema, rows)).containsExactly(new BigDecimal("2.50"), new BigDecimal("0.00"),
                     new BigDecimal("0.00"), new BigDecimal("0.00"), new BigDecimal("2.50"));
+        }
+    }
+
+    /** COALESCE runs a later argument that could fail only on the rows still NULL, as DuckDB and PostgreSQL do. */
+    @Test
+    void coalesceEvaluatesALaterArgumentOnlyWhereItIsNeeded() {
+        Schema schema = schema(QuiverTypes.INT32, QuiverTypes.INT64);
+        PhysicalExpr narrowed = new CastExpr(col(schema, 1), QuiverTypes.INT32);
+        PhysicalExpr coalesce = fn(ExprTesting.function("coalesce"), QuiverTypes.INT32, col(schema, 0), narrowed, lit(-1, QuiverTypes.INT32));
+        try (TestingContext testing = new TestingContext()) {
+            List<List<Object>> rows = List.of(row(1, Long.MAX_VALUE), row(null, 7L), row(3, Long.MIN_VALUE), row(null, null));
+            assertThat(eval(testing.allocator(), coalesce, schema, rows)).containsExactly(1, 7, 3, -1);
+            List<List<Object>> needed = List.of(row(1, 2L), row(null, Long.MAX_VALUE));
+            assertThatThrownBy(() -> eval(testing.allocator(), coalesce, schema, needed))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE));
         }
     }
 
