@@ -102,6 +102,23 @@ class DateAndCaseExprTest {
         }
     }
 
+    /** A function call in a branch (mod, divide) runs only on the rows that take the branch, as an operator does. */
+    @Test
+    void caseGuardsAFunctionThatFailsOnOtherRows() {
+        Schema schema = schema(QuiverTypes.INT64, QuiverTypes.INT64);
+        List<List<Object>> rows = List.of(row(10L, 3L), row(5L, 0L), row(-7L, 2L));
+        PhysicalExpr divisorIsZero = new BinaryExpr(BinaryOperator.EQ, col(schema, 1), lit(0L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+        try (TestingContext testing = new TestingContext()) {
+            for (String name : List.of("mod", "divide")) {
+                PhysicalExpr call = fn(ExprTesting.function(name), QuiverTypes.INT64, col(schema, 0), col(schema, 1));
+                CaseExpr guarded = new CaseExpr(List.of(new CaseExpr.WhenThen(divisorIsZero, lit(-1L, QuiverTypes.INT64))), Optional.of(call),
+                        QuiverTypes.INT64);
+                assertThat(eval(testing.allocator(), guarded, schema, rows)).as(name)
+                        .containsExactly(name.equals("mod") ? 1L : 3L, -1L, name.equals("mod") ? -1L : -3L);
+            }
+        }
+    }
+
     /** COALESCE runs a later argument that could fail only on the rows still NULL, as DuckDB and PostgreSQL do. */
     @Test
     void coalesceEvaluatesALaterArgumentOnlyWhereItIsNeeded() {

@@ -11,10 +11,19 @@ import java.util.stream.Collectors;
 /**
  * Generates one random but valid query from a seed (the same seed, the same query), SQLancer style,
  * over {@link FuzzSchema}: joins of every type on key columns, filters of comparisons, NULL tests,
- * IN lists, BETWEEN, LIKE, EXISTS / IN / scalar sub-queries, CASE, COALESCE, NULLIF, casts,
- * arithmetic, GROUP BY with aggregates and HAVING, DISTINCT, set operations, and ORDER BY all
- * columns with LIMIT. It avoids what the two engines are known to spell or define differently
- * (integer division, {@code upper} of ß, casts of doubles to integers, sums of the limit values).
+ * IN lists, BETWEEN, LIKE, EXISTS / IN / scalar sub-queries, searched and simple CASE, COALESCE,
+ * NULLIF, casts, arithmetic and division, GROUP BY with aggregates (DISTINCT too) and HAVING,
+ * window functions, DISTINCT, set operations, and ORDER BY all columns with LIMIT.
+ *
+ * <p>It does not generate what the two engines define differently, each a dialect decision in
+ * docs/sql.md ("Where DuckDB and PostgreSQL differ"): a zero divisor (DuckDB 2.0's {@code /} gives
+ * inf or NaN, Quiver fails with DIVISION_BY_ZERO or gives NULL: divisors are non-zero constants),
+ * a division of decimals (DuckDB's quotient is a DOUBLE), {@code upper} (of ß), casts of doubles
+ * (to integers, decimals and text DuckDB rounds and prints its own way). Nor what is not defined:
+ * ROW_NUMBER, LAG/LEAD, FIRST_VALUE and ROWS frames (they depend on the order of ties under a
+ * random ORDER BY), sums of the edge table's limit values (DuckDB sums into 128 bits, Quiver's
+ * BIGINT sum overflows with an error). Which of 0.0 and -0.0 a group shows is not defined either;
+ * {@link SqlFuzzTest} compares them as equal.
  */
 final class QueryFuzzer {
     private static final String[] COMPARISONS = {"=", "<>", "<", "<=", ">", ">="};
@@ -89,6 +98,11 @@ final class QueryFuzzer {
             for (Kind kind : wanted) {
                 items.add(expression(scope, kind, depth));
                 out.add(kind);
+            }
+            if (kinds.isEmpty() && chance(0.25)) {
+                Ref window = window(scope);
+                items.add(window.sql());
+                out.add(window.kind());
             }
         }
         List<String> named = new ArrayList<>();
@@ -197,7 +211,11 @@ final class QueryFuzzer {
                 case 0 -> "(" + operand + " + " + arithmetic(scope, kind) + ")";
                 case 1 -> "(" + operand + " - " + arithmetic(scope, kind) + ")";
                 case 2 -> "(" + operand + " * " + (random.nextInt(7) - 3) + ")";
-                case 3 -> chance(0.5) ? "abs(" + operand + ")" : cast(scope, kind);
+                case 3 -> switch (random.nextInt(3)) {
+                    case 0 -> "abs(" + operand + ")";
+                    case 1 -> "divide(" + operand + ", " + nonZero() + ")";
+                    default -> cast(scope, kind);
+                };
                 default -> "NULLIF(" + operand + ", " + random.nextInt(20) + ")";
             };
             case DECIMAL -> switch (random.nextInt(4)) {
@@ -206,8 +224,11 @@ final class QueryFuzzer {
                 case 2 -> "CAST(" + arithmetic(scope, Kind.INTEGER) + " AS DECIMAL(12,2))";
                 default -> "(" + operand + " - 1.25)";
             };
-            case DOUBLE -> chance(0.5) ? "CAST(" + arithmetic(scope, pick(new Kind[] {Kind.INTEGER, Kind.DECIMAL})) + " AS DOUBLE)"
-                    : "(" + operand + " * 0.5e0)";
+            case DOUBLE -> switch (random.nextInt(3)) {
+                case 0 -> "CAST(" + arithmetic(scope, pick(new Kind[] {Kind.INTEGER, Kind.DECIMAL})) + " AS DOUBLE)";
+                case 1 -> "(" + arithmetic(scope, pick(new Kind[] {Kind.INTEGER, Kind.BIGINT})) + " / " + nonZero() + ")";
+                default -> "(" + operand + " * 0.5e0)";
+            };
             case TEXT -> switch (random.nextInt(4)) {
                 case 3 -> cast(scope, kind);
                 case 0 -> expression(scope, Kind.TEXT, 0) + " || " + expression(scope, Kind.TEXT, 0);
@@ -241,6 +262,36 @@ final class QueryFuzzer {
         List<Ref> columns = scope.stream().filter(r -> r.kind() == from).toList();
         String operand = !columns.isEmpty() && chance(0.7) ? pick(columns).sql() : literal(from);
         return "CAST(" + operand + " AS " + sqlType(kind) + ")";
+    }
+
+    /**
+     * A window function whose value does not depend on how ties are ordered: ranks and
+     * distributions, and aggregates over the whole partition or over the default RANGE frame
+     * (which takes the current row's peers along). ROW_NUMBER, LAG, FIRST_VALUE and ROWS frames
+     * would need an ORDER BY that is total, which random columns are not.
+     */
+    private Ref window(List<Ref> scope) {
+        Ref partition = pick(scope);
+        Ref order = pick(scope);
+        String over = " OVER (" + (chance(0.7) ? "PARTITION BY " + partition.sql() : "");
+        boolean ordered = chance(0.7);
+        if (ordered) {
+            over += (over.endsWith("(") ? "" : " ") + "ORDER BY " + order.sql() + (chance(0.3) ? " DESC" : "");
+        }
+        over += ")";
+        List<Ref> numeric = scope.stream().filter(r -> r.kind().isNumeric() && r.arithmetic() && r.kind() != Kind.DOUBLE).toList();
+        int choice = random.nextInt(ordered ? 8 : 4);
+        return switch (choice) {
+            case 0 -> new Ref("count(*)" + over, Kind.BIGINT, true);
+            case 1 -> numeric.isEmpty() ? new Ref("count(" + partition.sql() + ")" + over, Kind.BIGINT, true)
+                    : new Ref("sum(" + pick(numeric).sql() + ")" + over, Kind.DECIMAL, true);
+            case 2 -> new Ref("min(" + order.sql() + ")" + over, order.kind(), true);
+            case 3 -> new Ref("max(" + order.sql() + ")" + over, order.kind(), true);
+            case 4 -> new Ref("rank()" + over, Kind.BIGINT, true);
+            case 5 -> new Ref("dense_rank()" + over, Kind.BIGINT, true);
+            case 6 -> new Ref("percent_rank()" + over, Kind.DOUBLE, true);
+            default -> new Ref("cume_dist()" + over, Kind.DOUBLE, true);
+        };
     }
 
     /** A safe operand for arithmetic of {@code kind}: a small column or a literal. */
@@ -291,6 +342,12 @@ final class QueryFuzzer {
             default -> correlated.sql() + " " + pick(COMPARISONS) + " (SELECT " + (chance(0.5) ? "max(" : "min(") + alias + "." + key.name()
                     + ") FROM " + table.name() + " " + alias + filter + ")";
         };
+    }
+
+    /** A divisor that is never zero (both engines fail, or differ, on a zero divisor). */
+    private String nonZero() {
+        int value = 1 + random.nextInt(9);
+        return Integer.toString(chance(0.3) ? -value : value);
     }
 
     private String literal(Kind kind) {

@@ -8,6 +8,7 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -140,12 +141,16 @@ public final class SelectionKernels {
 
     /**
      * Whether evaluating {@code expr} on rows that do not need it cannot fail in practice: no
-     * division or modulo (by zero), no cast that parses text or narrows a number. Overflow of
-     * + - * is not considered, to keep the common arithmetic on the fast path.
+     * division or modulo (by zero), no cast that parses text or narrows a number, no function call
+     * (many fail on some values: {@code divide}, {@code mod}, {@code make_date}, {@code strptime} ...).
+     * Overflow of + - * is not considered, to keep the common arithmetic on the fast path.
      */
     public static boolean isSafe(PhysicalExpr expr) {
         if (expr instanceof ColumnExpr || expr instanceof LiteralExpr) {
             return true;
+        }
+        if (expr instanceof ScalarFunctionExpr) {
+            return false;
         }
         if (expr instanceof CastExpr cast && mayFail(cast)) {
             return false;
