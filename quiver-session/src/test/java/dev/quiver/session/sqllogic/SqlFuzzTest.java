@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SuiteDataExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SqlFuzzTest {
-    static final int DEFAULT_QUERIES = 300;
+    static final int DEFAULT_QUERIES = 200;
     static final long DEFAULT_SEED = 20_261_201L;
 
     private final int queries = Integer.getInteger("fuzz.queries", DEFAULT_QUERIES);
