@@ -133,4 +133,19 @@ class ComparisonExprTest {
                     .containsOnlyNulls();
         }
     }
+
+    /** As =, IN compares doubles as SQL does: -0.0 equals 0.0, NaN equals NaN (DuckDB and PostgreSQL agree). */
+    @Test
+    void inListOfDoublesComparesAsEquality() {
+        Schema schema = schema(QuiverTypes.FLOAT64);
+        List<List<Object>> rows = List.of(row(0.0), row(-0.0), row(Double.NaN), row(1.5), row((Object) null));
+        try (TestingContext testing = new TestingContext()) {
+            assertThat(eval(testing.allocator(), new InListExpr(col(schema, 0), List.of(13.5, 0.0), false), schema, rows))
+                    .containsExactly(true, true, false, false, null);
+            assertThat(eval(testing.allocator(), new InListExpr(col(schema, 0), List.of(-0.0, Double.NaN), false), schema, rows))
+                    .containsExactly(true, true, true, false, null);
+            assertThat(eval(testing.allocator(), new InListExpr(col(schema, 0), List.of(-0.0, 7.0), true), schema, rows))
+                    .containsExactly(false, false, true, true, null);
+        }
+    }
 }

@@ -8,7 +8,10 @@ import static dev.quiver.engine.expr.ExprTesting.row;
 import static dev.quiver.engine.expr.ExprTesting.schema;
 import static dev.quiver.engine.expr.StringExprTest.fn;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.kernel.DateKernels;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -96,6 +99,38 @@ class DateAndCaseExprTest {
                     new CaseExpr.WhenThen(positive, col(schema, 1))), Optional.of(lit(new BigDecimal("0.00"), QuiverTypes.decimal(5, 2))), QuiverTypes.decimal(5, 2));
             assertThat(eval(testing.allocator(), twoBranches, schema, rows)).containsExactly(new BigDecimal("2.50"), new BigDecimal("0.00"),
                     new BigDecimal("0.00"), new BigDecimal("0.00"), new BigDecimal("2.50"));
+        }
+    }
+
+    /** A function call in a branch (mod, divide) runs only on the rows that take the branch, as an operator does. */
+    @Test
+    void caseGuardsAFunctionThatFailsOnOtherRows() {
+        Schema schema = schema(QuiverTypes.INT64, QuiverTypes.INT64);
+        List<List<Object>> rows = List.of(row(10L, 3L), row(5L, 0L), row(-7L, 2L));
+        PhysicalExpr divisorIsZero = new BinaryExpr(BinaryOperator.EQ, col(schema, 1), lit(0L, QuiverTypes.INT64), QuiverTypes.BOOLEAN);
+        try (TestingContext testing = new TestingContext()) {
+            for (String name : List.of("mod", "divide")) {
+                PhysicalExpr call = fn(ExprTesting.function(name), QuiverTypes.INT64, col(schema, 0), col(schema, 1));
+                CaseExpr guarded = new CaseExpr(List.of(new CaseExpr.WhenThen(divisorIsZero, lit(-1L, QuiverTypes.INT64))), Optional.of(call),
+                        QuiverTypes.INT64);
+                assertThat(eval(testing.allocator(), guarded, schema, rows)).as(name)
+                        .containsExactly(name.equals("mod") ? 1L : 3L, -1L, name.equals("mod") ? -1L : -3L);
+            }
+        }
+    }
+
+    /** COALESCE runs a later argument that could fail only on the rows still NULL, as DuckDB and PostgreSQL do. */
+    @Test
+    void coalesceEvaluatesALaterArgumentOnlyWhereItIsNeeded() {
+        Schema schema = schema(QuiverTypes.INT32, QuiverTypes.INT64);
+        PhysicalExpr narrowed = new CastExpr(col(schema, 1), QuiverTypes.INT32);
+        PhysicalExpr coalesce = fn(ExprTesting.function("coalesce"), QuiverTypes.INT32, col(schema, 0), narrowed, lit(-1, QuiverTypes.INT32));
+        try (TestingContext testing = new TestingContext()) {
+            List<List<Object>> rows = List.of(row(1, Long.MAX_VALUE), row(null, 7L), row(3, Long.MIN_VALUE), row(null, null));
+            assertThat(eval(testing.allocator(), coalesce, schema, rows)).containsExactly(1, 7, 3, -1);
+            List<List<Object>> needed = List.of(row(1, 2L), row(null, Long.MAX_VALUE));
+            assertThatThrownBy(() -> eval(testing.allocator(), coalesce, schema, needed))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE));
         }
     }
 

@@ -22,7 +22,8 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
 /**
  * The operators SQL text can use: every registry function callable by name (under each of its
  * names), Quiver's {@code +}, {@code -} and {@code EXTRACT} ({@link DatetimeOperators}: the date
- * and time forms typed as DuckDB does), Calcite's standard operators and functions except those
+ * and time forms typed as DuckDB does), {@code /} ({@link DivisionOperator}: a DOUBLE quotient of
+ * two integers), Calcite's standard operators and functions except those
  * these replace, and the few library operators the Babel parser produces ({@code ILIKE},
  * {@code x::type}, {@code TRY_CAST}, {@code date('...')}).
  */
@@ -44,8 +45,10 @@ public final class QuiverOperatorTable {
         SqlOperatorTable library = SqlOperatorTables.of(SqlLibraryOperators.DATE, SqlLibraryOperators.ILIKE,
                 SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.INFIX_CAST, SqlLibraryOperators.TRY_CAST);
         functions.addAll(DatetimeOperators.ALL);
-        return SqlOperatorTables.chain(SqlOperatorTables.of(functions),
-                new Hiding(SqlStdOperatorTable.instance(), names, Set.copyOf(DatetimeOperators.REPLACED)), library);
+        functions.add(DivisionOperator.INSTANCE);
+        Set<SqlOperator> replaced = new HashSet<>(DatetimeOperators.REPLACED);
+        replaced.add(SqlStdOperatorTable.DIVIDE);
+        return SqlOperatorTables.chain(SqlOperatorTables.of(functions), new Hiding(SqlStdOperatorTable.instance(), names, replaced), library);
     }
 
     /** A table without the functions of some names and some operators: the registry's and Quiver's own take their place. */

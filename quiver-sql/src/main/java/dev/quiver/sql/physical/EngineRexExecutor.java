@@ -1,6 +1,7 @@
 package dev.quiver.sql.physical;
 
 import dev.quiver.engine.batch.VectorValues;
+import dev.quiver.engine.config.DivisionByZero;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,8 @@ public final class EngineRexExecutor implements RexExecutor {
         Object value;
         try (VectorSchemaRoot batch = VectorSchemaRoot.create(NO_COLUMNS, allocator)) {
             batch.setRowCount(1);
-            PhysicalExpr expr = new RexTranslator(NO_COLUMNS, rexBuilder).translate(expression);
+            // a constant division by zero fails to fold whatever division_by_zero says; run time applies the setting
+            PhysicalExpr expr = new RexTranslator(NO_COLUMNS, rexBuilder, DivisionByZero.ERROR).translate(expression);
             try (FieldVector result = expr.evaluate(batch, allocator)) {
                 value = VectorValues.get(result, 0);
             }

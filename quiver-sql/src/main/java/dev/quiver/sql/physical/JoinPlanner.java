@@ -62,7 +62,7 @@ final class JoinPlanner {
         Optional<PhysicalExpr> filter = Optional.empty();
         if (!remaining.isAlwaysTrue()) {
             RexNode condition = swap ? remaining.accept(swapInputs(leftCount, rightCount)) : remaining;
-            RexTranslator both = new RexTranslator(JoinSchemas.filterSchema(build.schema(), probe.schema()), rexBuilder);
+            RexTranslator both = new RexTranslator(JoinSchemas.filterSchema(build.schema(), probe.schema()), rexBuilder, options.divisionByZero());
             filter = Optional.of(both.translate(condition));
         }
 

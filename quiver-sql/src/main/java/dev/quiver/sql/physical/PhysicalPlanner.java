@@ -102,7 +102,7 @@ public final class PhysicalPlanner {
         if (rel instanceof RepeatUnion repeat) {
             return RecursivePlanner.plan(repeat, this::visit);
         }
-        Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options.targetPartitions());
+        Optional<ExecutionPlan> scan = ScanPlanner.tryPlan(rel, options);
         if (scan.isPresent()) {
             return scan.get();
         }
@@ -251,8 +251,8 @@ public final class PhysicalPlanner {
         return same ? plan : new ProjectionExec(exprs, names, plan);
     }
 
-    private static RexTranslator translator(ExecutionPlan input, RelNode rel) {
-        return new RexTranslator(input.schema(), rel.getCluster().getRexBuilder());
+    private RexTranslator translator(ExecutionPlan input, RelNode rel) {
+        return new RexTranslator(input.schema(), rel.getCluster().getRexBuilder(), options.divisionByZero());
     }
 
 }

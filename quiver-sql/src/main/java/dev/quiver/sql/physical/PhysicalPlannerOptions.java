@@ -2,6 +2,7 @@ package dev.quiver.sql.physical;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.DivisionByZero;
 import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Settings;
 
@@ -19,6 +20,7 @@ public record PhysicalPlannerOptions(Settings settings) {
         // fails at once (INTERNAL_ERROR) when the settings lack the ones the planner reads
         settings.get(SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS);
         settings.get(EngineSettings.TARGET_PARTITIONS);
+        settings.get(EngineSettings.DIVISION_BY_ZERO);
     }
 
     /** The options a session's {@code settings} choose. */
@@ -29,6 +31,11 @@ public record PhysicalPlannerOptions(Settings settings) {
     /** Partitions per stage: scans are asked for this many, and hash repartitions produce this many ({@code target_partitions}). */
     public int targetPartitions() {
         return settings.get(EngineSettings.TARGET_PARTITIONS);
+    }
+
+    /** What a division or remainder by zero gives ({@code division_by_zero}). */
+    public DivisionByZero divisionByZero() {
+        return settings.get(EngineSettings.DIVISION_BY_ZERO);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.quiver.sql.physical;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.DivisionByZero;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.BinaryExpr;
@@ -17,13 +18,17 @@ import dev.quiver.engine.expr.NotExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.expr.TryCastExpr;
 import dev.quiver.engine.expr.function.ConditionalFunctions;
+import dev.quiver.engine.expr.function.FunctionRegistry;
+import dev.quiver.engine.expr.function.ScalarFunction;
 import dev.quiver.engine.expr.kernel.CastKernels;
 import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.sql.function.RegistrySqlFunction;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -57,12 +62,22 @@ public final class RexTranslator {
             SqlKind.DIVIDE, BinaryOperator.DIVIDE,
             SqlKind.MOD, BinaryOperator.MODULO);
 
+    /** The registry functions whose second argument is a divisor. */
+    private static final Set<String> DIVISIONS = Set.of("mod", "divide");
+    private static final ScalarFunction NULLIF = FunctionRegistry.builtins().lookup("nullif").orElseThrow();
+
     private final Schema input;
     private final RexBuilder rexBuilder;
+    private final DivisionByZero divisionByZero;
 
-    public RexTranslator(Schema input, RexBuilder rexBuilder) {
+    /**
+     * @param divisionByZero what a division or remainder by zero gives: with {@code NULL}, each
+     *     divisor {@code y} is translated as {@code nullif(y, 0)}
+     */
+    public RexTranslator(Schema input, RexBuilder rexBuilder, DivisionByZero divisionByZero) {
         this.input = requireNonNull(input, "input is null");
         this.rexBuilder = requireNonNull(rexBuilder, "rexBuilder is null");
+        this.divisionByZero = requireNonNull(divisionByZero, "divisionByZero is null");
     }
 
     public List<PhysicalExpr> translate(List<? extends RexNode> nodes) {
@@ -148,7 +163,11 @@ public final class RexTranslator {
                 return translate(RexUtil.expandSearch(rexBuilder, null, call));
             default:
                 if (call.getOperator() instanceof RegistrySqlFunction function) {
-                    return function.function().call(translate(operands), type);
+                    List<PhysicalExpr> arguments = translate(operands);
+                    if (DIVISIONS.contains(function.function().name())) {
+                        arguments.set(1, divisor(arguments.get(1)));
+                    }
+                    return function.function().call(arguments, type);
                 }
                 return StandardCalls.translate(this, call, type);
         }
@@ -165,7 +184,23 @@ public final class RexTranslator {
             left = castTo(left, operandType);
             right = castTo(right, operandType);
         }
+        if (op == BinaryOperator.DIVIDE || op == BinaryOperator.MODULO) {
+            right = divisor(right);
+        }
         return new BinaryExpr(op, left, right, type);
+    }
+
+    /** A divisor as {@code division_by_zero} wants it: itself, or NULL where it is zero. */
+    private PhysicalExpr divisor(PhysicalExpr divisor) {
+        if (divisionByZero == DivisionByZero.ERROR || divisor instanceof LiteralExpr literal && !isZero(literal.value())) {
+            return divisor;
+        }
+        PhysicalExpr zero = castTo(new LiteralExpr(0, QuiverTypes.INT32), divisor.type());
+        return NULLIF.call(List.of(divisor, zero), divisor.type());
+    }
+
+    private static boolean isZero(Object value) {
+        return value instanceof BigDecimal decimal ? decimal.signum() == 0 : value instanceof Number number && number.doubleValue() == 0;
     }
 
     private PhysicalExpr comparison(BinaryOperator op, RexCall call) {

@@ -41,8 +41,8 @@ final class ScanPlanner {
     private ScanPlanner() {}
 
     /** The scan plan for {@code rel} if it has one of the recognised shapes. */
-    static Optional<ExecutionPlan> tryPlan(RelNode rel, int targetPartitions) {
-        return shape(rel).map(shape -> plan(shape, targetPartitions));
+    static Optional<ExecutionPlan> tryPlan(RelNode rel, PhysicalPlannerOptions options) {
+        return shape(rel).map(shape -> plan(shape, options));
     }
 
     private static Optional<Shape> shape(RelNode rel) {
@@ -95,7 +95,7 @@ final class ScanPlanner {
         return composed;
     }
 
-    private static ExecutionPlan plan(Shape shape, int targetPartitions) {
+    private static ExecutionPlan plan(Shape shape, PhysicalPlannerOptions options) {
         TableScan scan = shape.scan();
         TableSource source = scan.getTable().unwrap(TransientTable.class) != null
                 ? new WorkTableSource(scan.getTable().getQualifiedName(), TypeMapping.schema(scan.getTable().getRowType()))
@@ -111,13 +111,13 @@ final class ScanPlanner {
         }
         List<PhysicalExpr> pushed = new ArrayList<>();
         if (shape.condition().isPresent()) {
-            RexTranslator full = new RexTranslator(source.schema(), rexBuilder);
+            RexTranslator full = new RexTranslator(source.schema(), rexBuilder, options.divisionByZero());
             for (RexNode conjunct : RelOptUtil.conjunctions(shape.condition().get())) {
                 pushed.add(full.translate(conjunct));
             }
         }
         boolean allColumns = projection.equals(allIndexes(source.schema().getFields().size()));
-        ExecutionPlan plan = source.scan(new ScanRequest(allColumns ? Optional.empty() : Optional.of(projection), pushed, targetPartitions));
+        ExecutionPlan plan = source.scan(new ScanRequest(allColumns ? Optional.empty() : Optional.of(projection), pushed, options.targetPartitions()));
         RexShuttle remap = new RexShuttle() {
             @Override
             public RexNode visitInputRef(RexInputRef ref) {
@@ -125,11 +125,11 @@ final class ScanPlanner {
             }
         };
         if (shape.condition().isPresent()) {
-            RexTranslator translator = new RexTranslator(plan.schema(), rexBuilder);
+            RexTranslator translator = new RexTranslator(plan.schema(), rexBuilder, options.divisionByZero());
             plan = new FilterExec(translator.translate(shape.condition().get().accept(remap)), plan);
         }
         if (shape.projects().isPresent()) {
-            RexTranslator translator = new RexTranslator(plan.schema(), rexBuilder);
+            RexTranslator translator = new RexTranslator(plan.schema(), rexBuilder, options.divisionByZero());
             List<RexNode> exprs = new ArrayList<>();
             for (RexNode expr : shape.projects().get()) {
                 exprs.add(expr.accept(remap));

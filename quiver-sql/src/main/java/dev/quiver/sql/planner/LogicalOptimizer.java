@@ -36,17 +36,20 @@ final class LogicalOptimizer {
     private static final List<RelOptRule> DISJUNCTION_EXPANSION = List.of(
             CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL);
 
+    // JOIN_PUSH_EXPRESSIONS: a join key that needs a cast (ON or WHERE) is computed below the join,
+    // so it stays a hash-join key (sql2rel no longer pushes them, see SqlPlanner).
     private static final List<RelOptRule> SIMPLIFICATION = List.of(
-            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_PROJECT_TRANSPOSE,
             CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.FILTER_MERGE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.PROJECT_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS,
             CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.AGGREGATE_REMOVE,
-            CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN, CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE);
+            CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN, CoreRules.MARK_TO_SEMI_OR_ANTI_JOIN_RULE,
+            NullSafeNullComparison.INSTANCE);
 
     // No PROJECT_JOIN_TRANSPOSE: it moves parts of join conditions into projections as booleans.
     private static final List<RelOptRule> CLEANUP = List.of(
-            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
-            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
             CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN);
 
     private static final List<RelOptRule> WINDOW_PRUNING = List.of(
@@ -69,6 +72,8 @@ final class LogicalOptimizer {
 
         RelNode rel = ExistsToSemiAnti.rewrite(converted);
         rel = hep(rel, HepMatchOrder.DEPTH_FIRST, SUB_QUERY_REMOVAL);
+        // Before decorrelation, which mishandles constant grouping keys.
+        rel = ConstantGroupKeys.apply(rel);
         // An empty rule set: the default decorrelation rules give a worse q20 (aggregating all outer columns).
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder, RuleSets.ofList(), null);
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).

@@ -96,7 +96,8 @@ final class SqlErrors {
             return LogicalOptimizer.optimize(rel);
         } catch (QuiverException e) {
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
+            // Calcite's own consistency checks (Litmus.THROW, e.g. in the decorrelator) throw AssertionError
             throw new QuiverException(ErrorCode.PLAN_ERROR, "Optimizing the query failed: " + firstLine(e.getMessage()), e);
         }
     }

@@ -66,9 +66,13 @@ public final class SqlPlanner {
     /** Quiver's aggregates, the registry's functions, Calcite's operators, the Babel parser's few library operators. */
     static final SqlOperatorTable OPERATOR_TABLE = AggregateOperators.table(QuiverOperatorTable.create(FunctionRegistry.builtins()));
 
+    // Join conditions keep their expressions here (Calcite pushes them into projections below the
+    // join by default, but then counts the join's inputs at their old widths, so a correlated
+    // sub-query in the select list referred to the wrong column); JOIN_PUSH_EXPRESSIONS pushes them later.
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
-            .withTrimUnusedFields(false);
+            .withTrimUnusedFields(false)
+            .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false));
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
             .withTypeCoercionFactory(ComparisonCoercion::new)

@@ -199,6 +199,19 @@ class SqlPlannerTest {
         assertThat(nodes(root, Join.class)).allSatisfy(join -> assertThat(join.analyzeCondition().leftKeys).isNotEmpty());
     }
 
+    /** A key that needs a cast (p_size INTEGER, n_nationkey BIGINT) is pushed below the join, in ON and in WHERE alike: a hash join, not a nested loop. */
+    @Test
+    void joinKeysOfDifferentTypesStayEquiJoinKeys() {
+        SqlPlanner planner = new SqlPlanner(TPCH, Map.of());
+        for (String sql : List.of("select n_name from part, nation where p_size = n_nationkey",
+                "select n_name from part join nation on p_size = n_nationkey",
+                "select case when exists (select * from region where r_name = n_name) then 'y' else n_name end from part join nation on p_size = n_nationkey")) {
+            RelNode root = planner.plan(sql).root();
+            assertThat(PlanInvariants.violations(root)).as(sql).isEmpty();
+            assertThat(nodes(root, Join.class)).as(sql).allSatisfy(join -> assertThat(join.analyzeCondition().leftKeys).isNotEmpty());
+        }
+    }
+
     @Test
     void stringComparedWithDateBecomesADateLiteral() {
         RelNode root = nullablePlanner().plan("select a from t where d >= '2020-01-01' and b = 'x'").root();

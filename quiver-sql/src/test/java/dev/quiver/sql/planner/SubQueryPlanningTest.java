@@ -2,12 +2,11 @@ package dev.quiver.sql.planner;
 
 import static dev.quiver.sql.planner.TpchPlanningTest.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.engine.error.ErrorCode;
-import dev.quiver.engine.error.QuiverException;
 import java.util.Map;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Window;
@@ -57,6 +56,25 @@ class SubQueryPlanningTest {
                 + " (select ps_suppkey from partsupp where ps_partkey in (select p_partkey from part where p_name like 'forest%'))").root();
 
         assertThat(nodes(root, Join.class)).extracting(Join::getJoinType).containsExactly(JoinRelType.SEMI, JoinRelType.INNER);
+    }
+
+    /**
+     * Calcite's decorrelator drops constant grouping keys itself: with only constants it grouped by
+     * nothing (a row where the input is empty), with constants among other keys it failed. They are
+     * gone before it runs; without other keys the rows are counted and kept where the count is above zero.
+     */
+    @Test
+    void constantGroupingKeysBesideACorrelatedSubQueryKeepTheirMeaning() {
+        String correlated = " from nation where n_nationkey >= (select max(s_nationkey) from supplier where s_suppkey = n_nationkey)";
+        RelNode distinct = planner.plan("select distinct 1, 2" + correlated).root();
+        assertThat(PlanInvariants.violations(distinct)).isEmpty();
+        assertThat(nodes(distinct, Aggregate.class)).anySatisfy(aggregate -> assertThat(aggregate.getGroupCount()).isZero());
+        assertThat(nodes(distinct, Filter.class)).anySatisfy(filter -> assertThat(filter.getCondition().toString()).startsWith(">("));
+
+        LogicalPlan grouped = planner.plan("select 1, n_regionkey, 2, count(*), 3" + correlated + " group by 1, 2, 3, 5");
+        assertThat(grouped.root().getRowType().getFieldList()).extracting(field -> field.getType().getSqlTypeName().getName())
+                .containsExactly("INTEGER", "BIGINT", "INTEGER", "BIGINT", "INTEGER");
+        assertThat(nodes(grouped.root(), Aggregate.class)).anySatisfy(aggregate -> assertThat(aggregate.getGroupCount()).isEqualTo(1));
     }
 
     /** Calcite decorrelates a LIMIT in a correlated sub-query with ROW_NUMBER over the correlation keys: a Window. */

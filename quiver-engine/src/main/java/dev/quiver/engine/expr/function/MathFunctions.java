@@ -46,6 +46,14 @@ final class MathFunctions {
                                 a.rows(), a.allocator()))
                         .description("the remainder of x / y, with the sign of x")
                         .build(),
+                ScalarFunction.builder("divide", FunctionCategory.MATH)
+                        .signature(of("x", INTEGER), of("y", INTEGER))
+                        .returns(ReturnTypeRule.of("the wider of the types of x and y", MathFunctions::divideType))
+                        .coercion(ArgumentCoercion.ALL_TO_RESULT)
+                        .kernel(a -> ArithmeticKernels.evaluate(BinaryOperator.DIVIDE, a.operand(0), a.operand(1), a.resultType(), a.display(),
+                                a.rows(), a.allocator()))
+                        .description("integer division: x / y truncated toward zero (DuckDB's x // y; x / y of two integers is a DOUBLE)")
+                        .build(),
                 binary("power", (x, y) -> Math.pow(x, y), "x raised to the power y", "pow"),
                 binary("atan2", (y, x) -> Math.atan2(y, x), "the angle of the point (x, y) from the x axis, in radians"),
                 ScalarFunction.builder("log", FunctionCategory.MATH)
@@ -149,6 +157,12 @@ final class MathFunctions {
             return d.getPrecision();
         }
         return type instanceof ArrowType.Int i && i.getBitWidth() > 32 ? 19 : 10;
+    }
+
+    /** divide: BIGINT if either is BIGINT, else INTEGER. */
+    private static ArrowType divideType(ArgumentTypes args) {
+        ArrowType common = QuiverTypes.commonType(args.type(0), args.type(1));
+        return common instanceof ArrowType.Null ? QuiverTypes.INT32 : common;
     }
 
     /** mod computes in the common type of x and y (x may be wider than the result). */

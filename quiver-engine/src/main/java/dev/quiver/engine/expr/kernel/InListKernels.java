@@ -177,7 +177,8 @@ public final class InListKernels {
             return d.stripTrailingZeros();
         }
         if (value instanceof Float || value instanceof Double) {
-            return ((Number) value).doubleValue();
+            // + 0.0 turns -0.0 into 0.0, which SQL compares equal
+            return ((Number) value).doubleValue() + 0.0;
         }
         return value;
     }

@@ -8,6 +8,7 @@ import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.expr.ScalarFunctionExpr;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -140,12 +141,16 @@ public final class SelectionKernels {
 
     /**
      * Whether evaluating {@code expr} on rows that do not need it cannot fail in practice: no
-     * division or modulo (by zero), no cast that parses text or narrows a number. Overflow of
-     * + - * is not considered, to keep the common arithmetic on the fast path.
+     * division or modulo (by zero), no cast that parses text or narrows a number, no function call
+     * (many fail on some values: {@code divide}, {@code mod}, {@code make_date}, {@code strptime} ...).
+     * Overflow of + - * is not considered, to keep the common arithmetic on the fast path.
      */
     public static boolean isSafe(PhysicalExpr expr) {
         if (expr instanceof ColumnExpr || expr instanceof LiteralExpr) {
             return true;
+        }
+        if (expr instanceof ScalarFunctionExpr) {
+            return false;
         }
         if (expr instanceof CastExpr cast && mayFail(cast)) {
             return false;
@@ -194,13 +199,32 @@ public final class SelectionKernels {
         }
     }
 
-    /** COALESCE: the first non-NULL argument per row. */
+    /**
+     * COALESCE: the first non-NULL argument per row. As in DuckDB and PostgreSQL, an argument is
+     * evaluated only on the rows still NULL when it is reached, when evaluating it could fail
+     * ({@code coalesce(id, CAST(big AS INTEGER))} fails on no row whose {@code id} is set).
+     */
     public static FieldVector coalesce(List<PhysicalExpr> args, ArrowType type, VectorSchemaRoot batch, BufferAllocator allocator) {
         int rows = batch.getRowCount();
         List<FieldVector> sources = new ArrayList<>(args.size());
         try {
+            boolean[] open = new boolean[rows];
+            Arrays.fill(open, true);
+            int remaining = rows;
             for (PhysicalExpr arg : args) {
-                sources.add(withType(arg.evaluate(batch, allocator), arg.type(), type, rows, allocator));
+                if (remaining == 0) {
+                    break;
+                }
+                FieldVector source = remaining == rows || isSafe(arg) ? arg.evaluate(batch, allocator)
+                        : evaluateWhere(arg, open, remaining, batch, allocator);
+                sources.add(withType(source, arg.type(), type, rows, allocator));
+                FieldVector added = sources.get(sources.size() - 1);
+                for (int i = 0; i < rows; i++) {
+                    if (open[i] && !added.isNull(i)) {
+                        open[i] = false;
+                        remaining--;
+                    }
+                }
             }
             FieldVector out = Vectors.allocate("expr", type, rows, 0, allocator);
             try {

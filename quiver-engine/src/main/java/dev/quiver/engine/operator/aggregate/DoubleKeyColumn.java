@@ -8,10 +8,12 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * DOUBLE keys, compared by their bits after normalising {@code -0.0} to {@code 0.0} and every NaN
- * to one NaN, so that values SQL considers equal form one group.
+ * to one NaN, so that values SQL considers equal form one group. A group outputs the first value
+ * it saw, as DuckDB and PostgreSQL do: {@code -0.0} alone stays {@code -0.0}.
  */
 final class DoubleKeyColumn extends KeyColumn {
     private long[] bits = new long[0];
+    private double[] values = new double[0];
     private double[] batch = new double[0];
     private long[] batchBits = new long[0];
 
@@ -39,6 +41,7 @@ final class DoubleKeyColumn extends KeyColumn {
     protected void appendValues(int[] rows, int count, int firstGroup) {
         for (int i = 0; i < count; i++) {
             bits[firstGroup + i] = batchBits[rows[i]];
+            values[firstGroup + i] = batch[rows[i]];
         }
     }
 
@@ -60,11 +63,12 @@ final class DoubleKeyColumn extends KeyColumn {
     @Override
     protected void growValues(int capacity) {
         bits = Arrays.copyOf(bits, capacity);
+        values = Arrays.copyOf(values, capacity);
     }
 
     @Override
     int bytesPerGroup() {
-        return 9;
+        return 17;
     }
 
     @Override
@@ -74,7 +78,7 @@ final class DoubleKeyColumn extends KeyColumn {
             for (int i = 0; i < count; i++) {
                 int g = from + i;
                 if (!groupNulls[g]) {
-                    ((Float8Vector) vector).set(i, Double.longBitsToDouble(bits[g]));
+                    ((Float8Vector) vector).set(i, values[g]);
                 }
             }
             vector.setValueCount(count);

@@ -215,6 +215,21 @@ class HashAggregateExecTest {
     }
 
     @Test
+    void doubleKeysGroupAsSqlComparesAndOutputTheFirstValueSeen() {
+        // -0.0 = 0.0 and NaN = NaN form one group each; a group of -0.0 alone stays -0.0 (as in DuckDB and PostgreSQL)
+        Schema schema = new Schema(List.of(QuiverTypes.field("d", QuiverTypes.FLOAT64, true), QuiverTypes.field("s", QuiverTypes.UTF8, true)));
+        List<List<Object>> rows = List.of(Arrays.asList(-0.0, "negative"), Arrays.asList(0.0, "both"), Arrays.asList(-0.0, "both"),
+                Arrays.asList(Double.NaN, "nan"), Arrays.asList(Double.longBitsToDouble(0x7ff8000000000001L), "nan"), Arrays.asList(null, "negative"));
+        try (TestingContext tc = new TestingContext()) {
+            assertThat(tc.rows(single(new MemoryScanExec(schema, List.of(rows)), List.of("d", "s"), List.of(countStar()))))
+                    .containsExactlyInAnyOrder(Arrays.asList(-0.0, "negative", 1L), Arrays.asList(0.0, "both", 2L),
+                            Arrays.asList(Double.NaN, "nan", 2L), Arrays.asList(null, "negative", 1L));
+            assertThat(tc.rows(single(new MemoryScanExec(schema, List.of(rows)), List.of("d"), List.of(countStar()))))
+                    .containsExactlyInAnyOrder(Arrays.asList(-0.0, 3L), Arrays.asList(Double.NaN, 2L), Arrays.asList(null, 1L));
+        }
+    }
+
+    @Test
     void distinctAggregatesCountEachValueOncePerGroup() {
         List<List<Object>> rows = List.of(
                 row("a", 1, 1L, 1.0, "1.00", "x", 1, true),
