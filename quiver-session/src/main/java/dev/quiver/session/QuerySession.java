@@ -48,6 +48,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -90,6 +91,8 @@ public final class QuerySession implements AutoCloseable {
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
     private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    private final MemoryTables memoryTables;
+    private final CatalogStatements catalogStatements;
     private Settings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
@@ -112,6 +115,8 @@ public final class QuerySession implements AutoCloseable {
             allocator.close();
             throw e;
         }
+        this.memoryTables = new MemoryTables(allocator, this::memoryPool);
+        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, new StatementSession());
     }
 
     public static Builder builder() {
@@ -230,6 +235,9 @@ public final class QuerySession implements AutoCloseable {
         if (statement instanceof Statement.ShowSettings) {
             return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(settings()), start);
         }
+        if (statement instanceof Statement.CatalogStatement catalogStatement) {
+            return catalogStatements.execute(catalogStatement, start);
+        }
         if (statement instanceof Statement.Set set) {
             applySetting(set.name(), set.value());
         } else if (statement instanceof Statement.CreateView create) {
@@ -238,10 +246,6 @@ public final class QuerySession implements AutoCloseable {
             dropView(drop);
         } else if (statement instanceof Statement.CreateExternalTable create) {
             createExternalTable(create);
-        } else if (statement instanceof Statement.DropTable drop) {
-            if (!catalog.drop(drop.name()) && !drop.ifExists()) {
-                throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table '" + drop.name() + "' does not exist");
-            }
         }
         return literalResult(new Schema(List.of()), List.of(), start);
     }
@@ -302,7 +306,12 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
+    private QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
+        return startDistributed(plan, queryId, start, Optional.empty());
+    }
+
+    /** With a {@code sink}, the handle writes the rows into it and returns their count. */
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
@@ -310,8 +319,27 @@ public final class QuerySession implements AutoCloseable {
                 runtime.coordinator().headServices());
         DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
-        List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
-        return new QueryHandle(queryId, names, root.schema(), root, context, queryAllocator, ctx -> query.start(), start, Optional.of(query));
+        Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : root.schema();
+        return new QueryHandle(queryId, columnNames(schema), schema, root, context, queryAllocator, output(ctx -> query.start(), sink), start,
+                Optional.of(query));
+    }
+
+    private static List<String> columnNames(Schema schema) {
+        return schema.getFields().stream().map(Field::getName).toList();
+    }
+
+    /** The handle's stream: the query's rows, or with a sink the count of rows written into it. */
+    private static Function<TaskContext, BatchStream> output(Function<TaskContext, BatchStream> rows, Optional<Function<TaskContext, WriteSink>> sink) {
+        return sink.<Function<TaskContext, BatchStream>>map(write -> ctx -> WriteBatchStream.open(rows, write, ctx)).orElse(rows);
+    }
+
+    /** Runs {@code plan} (on the workers, if the session has them) into the sink {@code sink} makes. */
+    private QueryHandle startWrite(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
+        if (distributed.isEmpty()) {
+            return startQuery(plan, start, Optional.of(sink));
+        }
+        String queryId = nextDistributedQueryId();
+        return startDistributed(planDistributed(plan, queryId), queryId, start, Optional.of(sink));
     }
 
     private ExecutionPlan planQuery(String sql) {
@@ -325,14 +353,18 @@ public final class QuerySession implements AutoCloseable {
         return QueryPlanning.plan(catalog, currentViews, current, sql);
     }
 
-    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start) {
+    private QueryHandle startQuery(ExecutionPlan plan, long start) {
+        return startQuery(plan, start, Optional.empty());
+    }
+
+    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start, Optional<Function<TaskContext, WriteSink>> sink) {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
-        List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
-        return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
-                ctx -> PlanExecutor.executeAll(plan, ctx), start);
+        Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : plan.schema();
+        return new QueryHandle(queryId, columnNames(schema), schema, plan, context, queryAllocator,
+                output(ctx -> PlanExecutor.executeAll(plan, ctx), sink), start);
     }
 
     private QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start) {
@@ -356,8 +388,11 @@ public final class QuerySession implements AutoCloseable {
         long limit = next.get(SessionSettings.MEMORY_LIMIT);
         if (limit != settings.get(SessionSettings.MEMORY_LIMIT)) {
             // Queries already running keep reserving from the old pool; it is checked for leaks at close.
+            // The session's tables move to the new one (or the SET fails if they do not fit).
+            MemoryPool resized = new MemoryPool(limit);
+            memoryTables.moveTo(resized);
             retiredPools.add(pool);
-            pool = new MemoryPool(limit);
+            pool = resized;
         }
         settings = next;
     }
@@ -396,14 +431,19 @@ public final class QuerySession implements AutoCloseable {
             return;
         }
         TableSource table = FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
-        catalog.register(table, create.replace());
+        catalog.register(table, create.replace()).ifPresent(catalogStatements::forget);
     }
 
     private synchronized void dropView(Statement.DropView drop) {
         checkOpen();
-        if (views.remove(drop.name()) == null && !drop.ifExists()) {
-            throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "View '" + drop.name() + "' does not exist");
+        if (views.containsKey(drop.name()) || drop.ifExists()) {
+            views.remove(drop.name());
+            return;
         }
+        if (catalog.table(drop.name()).isPresent()) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + drop.name() + "' is a table; use DROP TABLE " + drop.name());
+        }
+        throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "View '" + drop.name() + "' does not exist");
     }
 
     private void checkOpen() {
@@ -429,6 +469,11 @@ public final class QuerySession implements AutoCloseable {
             clusterFailure = e;
         }
         executor.close();
+        try {
+            releaseTables();
+        } catch (RuntimeException e) {
+            clusterFailure = clusterFailure == null ? e : clusterFailure;
+        }
         long leaked = allocator.getAllocatedMemory();
         long reserved = pool.used() + retiredPools.stream().mapToLong(MemoryPool::used).sum();
         String open = allocator.getChildAllocators().isEmpty() ? ""
@@ -443,6 +488,41 @@ public final class QuerySession implements AutoCloseable {
         }
         if (clusterFailure != null) {
             throw clusterFailure;
+        }
+    }
+
+    /** Frees the session's in-memory tables (at close). */
+    private void releaseTables() {
+        for (TableSource table : catalog.registeredTables()) {
+            catalogStatements.forget(table);
+        }
+        memoryTables.close();
+    }
+
+    /** What {@link CatalogStatements} uses of this session. */
+    private final class StatementSession implements CatalogStatements.Session {
+        @Override
+        public ExecutionPlan plan(String sql) {
+            return planQuery(sql);
+        }
+
+        @Override
+        public QueryHandle rows(Schema schema, List<List<Object>> rows, long start) {
+            return literalResult(schema, rows, start);
+        }
+
+        @Override
+        public QueryHandle write(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
+            return startWrite(plan, sink, start);
+        }
+
+        @Override
+        public Map<String, String> views() {
+            synchronized (QuerySession.this) {
+                Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                copy.putAll(views);
+                return copy;
+            }
         }
     }
 

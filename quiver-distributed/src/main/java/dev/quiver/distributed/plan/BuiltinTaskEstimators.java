@@ -8,6 +8,6 @@ final class BuiltinTaskEstimators {
 
     static List<TaskEstimator<?>> all() {
         return List.of(new TpchTaskEstimator(), new ParquetTaskEstimator(), new ArrowTaskEstimator(), new CsvTaskEstimator(), new MemoryTaskEstimator(),
-                new ValuesTaskEstimator());
+                new MemoryTableTaskEstimator(), new ValuesTaskEstimator());
     }
 }
