@@ -10,6 +10,7 @@ import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
@@ -49,11 +50,13 @@ final class CatalogStatements {
 
     private final SessionCatalog catalog;
     private final MemoryTables memory;
+    private final Optional<CatalogPersistence> persistence;
     private final Session session;
 
-    CatalogStatements(SessionCatalog catalog, MemoryTables memory, Session session) {
+    CatalogStatements(SessionCatalog catalog, MemoryTables memory, Optional<CatalogPersistence> persistence, Session session) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.memory = requireNonNull(memory, "memory is null");
+        this.persistence = requireNonNull(persistence, "persistence is null");
         this.session = requireNonNull(session, "session is null");
     }
 
@@ -82,16 +85,51 @@ final class CatalogStatements {
         return dropTable((Statement.DropTable) statement, start);
     }
 
-    /** Frees a table that left the catalog (dropped, or replaced by CREATE OR REPLACE). */
+    /** {@code CREATE EXTERNAL TABLE}; {@code sql} is the statement as written, which a catalog directory keeps. */
+    void createExternalTable(Statement.CreateExternalTable create, String sql) {
+        if (session.views().containsKey(create.name())) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a view; choose another table name");
+        }
+        if (create.ifNotExists() && catalog.isRegistered(create.name())) {
+            return;
+        }
+        // opens the files (reading footers or a CSV sample) outside any lock
+        TableSource table = openExternalTable(create);
+        Optional<TableSource> replaced = catalog.register(table, create.replace());
+        persistence.ifPresent(p -> p.externalTableCreated(table.name(), sql, table.schema()));
+        replaced.ifPresent(this::forget);
+    }
+
+    private static TableSource openExternalTable(Statement.CreateExternalTable create) {
+        return FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
+    }
+
+    /** An external table of a catalog directory, opened by running the statement that made it. */
+    static TableSource openExternalTable(String statement) {
+        if (!(StatementParser.parse(statement) instanceof Statement.CreateExternalTable create)) {
+            throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "not a CREATE EXTERNAL TABLE statement: " + statement);
+        }
+        return openExternalTable(create);
+    }
+
+    /** Frees a table that left the catalog (dropped, or replaced by CREATE OR REPLACE): its memory, or its files in the catalog directory. */
     void forget(TableSource table) {
-        if (table instanceof InMemoryTable stored) {
-            memory.release(stored);
+        if (table instanceof InMemoryTable held) {
+            memory.release(held);
+        } else if (table instanceof StoredTable stored) {
+            persistence.orElseThrow().stored().delete(stored);
         }
     }
 
+    /** Whether a new table of this statement goes to the catalog directory rather than memory. */
+    private boolean stores(Statement.CreateMode mode) {
+        return persistence.isPresent() && !mode.temporary();
+    }
+
+    /** A table's own columns (it need not be readable: a catalog directory's table whose files are gone); a view's as planned. */
     private Schema describedColumns(List<String> name) {
-        if (name.size() == 1 && !session.views().containsKey(name.get(0)) && catalog.table(name.get(0)).isEmpty()) {
-            throw notFound(name.get(0));
+        if (name.size() == 1 && !session.views().containsKey(name.get(0))) {
+            return catalog.table(name.get(0)).orElseThrow(() -> notFound(name.get(0))).schema();
         }
         try {
             return session.plan("SELECT * FROM " + CatalogStatementParser.quoted(name)).schema();
@@ -104,7 +142,11 @@ final class CatalogStatements {
         if (!mayCreate(create.name(), create.mode())) {
             return done(start);
         }
-        register(memory.empty(create.name(), create.columns()), create.mode());
+        if (stores(create.mode())) {
+            persistence.orElseThrow().stored().create(create.name(), create.columns(), table -> publish(table, create.mode())).commit();
+        } else {
+            register(memory.empty(create.name(), create.columns()), create.mode());
+        }
         return done(start);
     }
 
@@ -112,24 +154,40 @@ final class CatalogStatements {
         if (!mayCreate(create.name(), create.mode())) {
             return done(start);
         }
-        ExecutionPlan query = session.plan(create.query());
-        ExecutionPlan rows = storable(query, create.name());
+        ExecutionPlan rows = storable(session.plan(create.query()), create.name());
+        if (stores(create.mode())) {
+            StoredTables stored = persistence.orElseThrow().stored();
+            return session.write(rows, ctx -> stored.create(create.name(), rows.schema(), table -> publish(table, create.mode())), start);
+        }
         InMemoryTable empty = memory.empty(create.name(), rows.schema());
         return session.write(rows, ctx -> memory.sink(empty.id(), empty.name(), empty.schema(),
                 batches -> register(empty.withAppended(batches), create.mode())), start);
     }
 
     private QueryHandle insert(Statement.Insert insert, long start) {
-        InMemoryTable target = insertTarget(insert.table());
+        TableSource target = insertTarget(insert.table());
         ExecutionPlan rows = InsertColumns.fit(session.plan(insert.query()), target.name(), target.schema(), insert.columns());
-        return session.write(rows, ctx -> memory.sink(target.id(), target.name(), target.schema(),
-                batches -> catalog.update(target.name(), current -> {
-                    if (!(current instanceof InMemoryTable table) || table.id() != target.id()) {
-                        throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table " + target.name()
-                                + " was dropped or replaced while the INSERT ran; nothing was inserted");
+        if (target instanceof StoredTable stored) {
+            return session.write(rows, ctx -> persistence.orElseThrow().stored().append(stored,
+                    step -> catalog.update(stored.name(), current -> {
+                        if (!(current instanceof StoredTable table) || !table.directoryName().equals(stored.directoryName())) {
+                            throw changedWhileInserting(stored.name());
+                        }
+                        return step.get();
+                    })), start);
+        }
+        InMemoryTable held = (InMemoryTable) target;
+        return session.write(rows, ctx -> memory.sink(held.id(), held.name(), held.schema(),
+                batches -> catalog.update(held.name(), current -> {
+                    if (!(current instanceof InMemoryTable table) || table.id() != held.id()) {
+                        throw changedWhileInserting(held.name());
                     }
                     return table.withAppended(batches);
                 })), start);
+    }
+
+    private static QuiverException changedWhileInserting(String table) {
+        return new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table " + table + " was dropped or replaced while the INSERT ran; nothing was inserted");
     }
 
     private QueryHandle copy(Statement.CopyTo copy, long start) {
@@ -147,6 +205,8 @@ final class CatalogStatements {
         if (removed.isEmpty() && !drop.ifExists()) {
             throw notFound(drop.name());
         }
+        // the catalog directory stops listing the table before its files go, so a crash in between leaves no dangling entry
+        removed.ifPresent(table -> persistence.ifPresent(p -> p.tableRemoved(table.name())));
         removed.ifPresent(this::forget);
         return done(start);
     }
@@ -172,21 +232,39 @@ final class CatalogStatements {
         return true;
     }
 
+    /** Registers an in-memory table; in a session with a catalog directory, that name no longer stands for a stored table. */
     private void register(InMemoryTable table, Statement.CreateMode mode) {
-        catalog.register(table, mode.replace()).ifPresent(this::forget);
+        Optional<TableSource> previous = catalog.register(table, mode.replace());
+        persistence.ifPresent(p -> p.tableRemoved(table.name()));
+        previous.ifPresent(this::forget);
     }
 
-    private InMemoryTable insertTarget(String name) {
+    /** Registers a stored table and records it in the catalog directory, undoing the registration if that fails. */
+    private void publish(StoredTable table, Statement.CreateMode mode) {
+        Optional<TableSource> previous = catalog.register(table, mode.replace());
+        try {
+            persistence.orElseThrow().storedTableCreated(table);
+        } catch (RuntimeException e) {
+            catalog.update(table.name(), current -> previous.orElse(current));
+            if (previous.isEmpty()) {
+                catalog.remove(table.name());
+            }
+            throw e;
+        }
+        previous.ifPresent(this::forget);
+    }
+
+    private TableSource insertTarget(String name) {
         if (session.views().containsKey(name)) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + name + "' is a view; INSERT writes tables made by CREATE TABLE");
         }
         TableSource table = catalog.table(name).orElseThrow(() -> notFound(name));
-        if (!(table instanceof InMemoryTable stored)) {
+        if (!(table instanceof InMemoryTable) && !(table instanceof StoredTable)) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Table " + table.name()
                     + " reads files or another catalog; INSERT writes tables made by CREATE TABLE (e.g. CREATE TABLE copy AS SELECT * FROM "
                     + table.name() + ")");
         }
-        return stored;
+        return table;
     }
 
     /**

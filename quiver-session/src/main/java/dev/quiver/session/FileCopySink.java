@@ -12,24 +12,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * {@code COPY ... TO 'path'}: one file, or with {@code PARTITION_BY} a Hive-style directory, written
- * under a staging name and moved into place by the commit ({@link StagedOutput}), so a failed or
- * cancelled COPY leaves nothing behind.
+ * The sink of {@code COPY ... TO 'path'}: one file, or with {@code PARTITION_BY} a Hive-style
+ * directory, written under a staging name and moved into place by the commit ({@link StagedOutput}),
+ * so a failed or cancelled COPY leaves nothing behind.
  */
-final class FileCopySink implements WriteSink {
-    private final StagedOutput output;
-    private final BatchFileWriter writer;
-    private boolean done;
-
-    private FileCopySink(StagedOutput output, BatchFileWriter writer) {
-        this.output = output;
-        this.writer = writer;
-    }
+final class FileCopySink {
+    private FileCopySink() {}
 
     /** Fails as opening would (a missing or unwritable directory, an unknown PARTITION_BY column), writing nothing. */
     static void check(Path target, Schema schema, CopyOptions options) {
@@ -42,7 +34,7 @@ final class FileCopySink implements WriteSink {
     }
 
     /** Opens the staging output; the writer's buffers come from {@code allocator}. */
-    static FileCopySink open(Path target, Schema schema, CopyOptions options, BufferAllocator allocator) {
+    static WriteSink open(Path target, Schema schema, CopyOptions options, BufferAllocator allocator) {
         requireNonNull(allocator, "allocator is null");
         boolean partitioned = !options.partitionBy().isEmpty();
         List<Integer> partitions = partitioned ? partitionColumns(schema, options.partitionBy()) : List.of();
@@ -51,7 +43,7 @@ final class FileCopySink implements WriteSink {
             BatchFileWriter writer = partitioned
                     ? new HivePartitionedWriter(output.path(), schema, partitions, options.format(), options.writeOptions(), allocator)
                     : FileWriters.create(options.format(), output.path(), schema, options.writeOptions(), allocator);
-            return new FileCopySink(output, writer);
+            return new StagedWriteSink(writer, output, batch -> { }, output::commit);
         } catch (RuntimeException e) {
             output.abort();
             throw e;
@@ -76,41 +68,5 @@ final class FileCopySink implements WriteSink {
             columns.add(found);
         }
         return columns;
-    }
-
-    @Override
-    public void write(VectorSchemaRoot batch) {
-        writer.write(batch);
-    }
-
-    @Override
-    public long commit() {
-        if (done) {
-            throw new IllegalStateException("the COPY to " + output.target() + " already ended");
-        }
-        try {
-            writer.close();
-            output.commit();
-        } catch (RuntimeException e) {
-            abort();
-            throw e;
-        }
-        done = true;
-        return writer.rowCount();
-    }
-
-    @Override
-    public void abort() {
-        if (done) {
-            return;
-        }
-        done = true;
-        try {
-            writer.close();
-        } catch (RuntimeException e) {
-            // the output is deleted below; a writer that cannot finish has nothing more to say
-        } finally {
-            output.abort();
-        }
     }
 }

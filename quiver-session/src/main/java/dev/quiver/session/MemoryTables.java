@@ -19,9 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -136,7 +134,7 @@ final class MemoryTables implements AutoCloseable {
             if (count == 0) {
                 return;
             }
-            checkNotNull(batch);
+            NotNullColumns.check(name, schema, batch);
             // the copy is compact: what the pool is asked for is what the table keeps
             reservation.grow(Batches.sizeInBytes(batch));
             VectorSchemaRoot copy = Take.take(schema, batch, IntStream.range(0, count).toArray(), count, allocator);
@@ -144,18 +142,6 @@ final class MemoryTables implements AutoCloseable {
             batches.add(stored);
             reservation.resize(batches.stream().mapToLong(StoredBatch::bytes).sum());
             rows += count;
-        }
-
-        /** A NOT NULL column that receives a NULL fails the statement, as in DuckDB and PostgreSQL. */
-        private void checkNotNull(VectorSchemaRoot batch) {
-            List<Field> fields = schema.getFields();
-            for (int c = 0; c < fields.size(); c++) {
-                FieldVector vector = batch.getVector(c);
-                if (!fields.get(c).isNullable() && vector.getNullCount() > 0) {
-                    throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "NOT NULL constraint failed: " + name + "." + fields.get(c).getName()
-                            + " received a NULL");
-                }
-            }
         }
 
         @Override

@@ -58,7 +58,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A single-node SQL session over a {@link Catalog}: runs queries, {@code EXPLAIN [ANALYZE]},
  * {@code SET}, {@code CREATE [OR REPLACE] VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE} (Parquet,
- * Arrow IPC and CSV files; see {@link FileTables}) and {@code DROP TABLE}.
+ * Arrow IPC and CSV files; see {@link FileTables}), and the statements of {@code CatalogStatements}:
+ * {@code SHOW TABLES}, {@code DESCRIBE}, {@code CREATE TABLE [AS]}, {@code INSERT}, {@code COPY ... TO},
+ * {@code DROP TABLE}. With {@link Builder#catalogDirectory} its views and tables outlive it.
  *
  * <p>The session owns a {@link RootAllocator}, a {@link MemoryPool} holding the memory limit, and
  * the {@link QuiverExecutor} whose threads run queries. Each query gets its own
@@ -86,12 +88,13 @@ public final class QuerySession implements AutoCloseable {
     private final SessionCatalog catalog;
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
-    private final Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final SessionViews views;
     private final AtomicLong queryIds = new AtomicLong();
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
     private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     private final MemoryTables memoryTables;
+    private final Optional<CatalogPersistence> persistence;
     private final CatalogStatements catalogStatements;
     private Settings settings;
     private MemoryPool pool;
@@ -104,6 +107,8 @@ public final class QuerySession implements AutoCloseable {
         extensions.tables().forEach(table -> this.catalog.register(table, false));
         this.settings = requireNonNull(settings, "settings is null");
         this.pool = new MemoryPool(settings.get(SessionSettings.MEMORY_LIMIT));
+        // locked first: a directory another process uses stops the session before it starts anything
+        this.persistence = builder.catalogDirectory.map(CatalogPersistence::open);
         this.allocator = new RootAllocator();
         this.executor = new QuiverExecutor("session");
         try {
@@ -113,10 +118,22 @@ public final class QuerySession implements AutoCloseable {
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
+            persistence.ifPresent(CatalogPersistence::close);
             throw e;
         }
         this.memoryTables = new MemoryTables(allocator, this::memoryPool);
-        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, new StatementSession());
+        this.views = new SessionViews(this.catalog, persistence);
+        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, persistence, new StatementSession());
+        try {
+            persistence.ifPresent(p -> {
+                Map<String, String> kept = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                p.load(this.catalog, kept, CatalogStatements::openExternalTable);
+                views.restore(kept);
+            });
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     public static Builder builder() {
@@ -138,7 +155,7 @@ public final class QuerySession implements AutoCloseable {
         requireNonNull(table, "table is null");
         synchronized (this) {
             checkOpen();
-            if (views.containsKey(table.name())) {
+            if (views.contains(table.name())) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + table.name() + "' is a view; choose another table name");
             }
         }
@@ -176,8 +193,8 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** The views defined in this session, by name. */
-    public synchronized Map<String, String> views() {
-        return new LinkedHashMap<>(views);
+    public Map<String, String> views() {
+        return new LinkedHashMap<>(views.snapshot());
     }
 
     /**
@@ -213,13 +230,14 @@ public final class QuerySession implements AutoCloseable {
     private QueryHandle executeStatement(String sql) {
         Statement statement = StatementParser.parse(sql);
         try {
-            return executeParsed(statement);
+            return executeParsed(statement, sql);
         } catch (QuiverException e) {
             throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
         }
     }
 
-    private QueryHandle executeParsed(Statement statement) {
+    /** @param sql the statement as written, which a catalog directory keeps for CREATE EXTERNAL TABLE */
+    private QueryHandle executeParsed(Statement statement, String sql) {
         long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
@@ -245,7 +263,7 @@ public final class QuerySession implements AutoCloseable {
         } else if (statement instanceof Statement.DropView drop) {
             dropView(drop);
         } else if (statement instanceof Statement.CreateExternalTable create) {
-            createExternalTable(create);
+            catalogStatements.createExternalTable(create, sql);
         }
         return literalResult(new Schema(List.of()), List.of(), start);
     }
@@ -344,13 +362,11 @@ public final class QuerySession implements AutoCloseable {
 
     private ExecutionPlan planQuery(String sql) {
         Settings current;
-        Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
             current = settings;
-            currentViews = new LinkedHashMap<>(views);
         }
-        return QueryPlanning.plan(catalog, currentViews, current, sql);
+        return QueryPlanning.plan(catalog, views.snapshot(), current, sql);
     }
 
     private QueryHandle startQuery(ExecutionPlan plan, long start) {
@@ -398,52 +414,16 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private void createView(Statement.CreateView create) {
-        Settings current;
-        Map<String, String> currentViews;
+        Settings current = settings();
         synchronized (this) {
             checkOpen();
-            if (!create.replace() && views.containsKey(create.name())) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
-                        "View '" + create.name() + "' already exists; use CREATE OR REPLACE VIEW to change it");
-            }
-            if (catalog.table(create.name()).isPresent()) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a table of the catalog; choose another view name");
-            }
-            current = settings;
-            currentViews = new LinkedHashMap<>(views);
-            currentViews.remove(create.name());
         }
-        QueryPlanning.validateView(catalog, currentViews, current, create.query());
-        synchronized (this) {
-            views.put(create.name(), create.query());
-        }
-    }
-
-    /** Opens the files (reading footers or a CSV sample) outside the session's lock. */
-    private void createExternalTable(Statement.CreateExternalTable create) {
-        synchronized (this) {
-            checkOpen();
-            if (views.containsKey(create.name())) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a view; choose another table name");
-            }
-        }
-        if (create.ifNotExists() && catalog.isRegistered(create.name())) {
-            return;
-        }
-        TableSource table = FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
-        catalog.register(table, create.replace()).ifPresent(catalogStatements::forget);
+        views.create(create, (others, query) -> QueryPlanning.validateView(catalog, others, current, query));
     }
 
     private synchronized void dropView(Statement.DropView drop) {
         checkOpen();
-        if (views.containsKey(drop.name()) || drop.ifExists()) {
-            views.remove(drop.name());
-            return;
-        }
-        if (catalog.table(drop.name()).isPresent()) {
-            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + drop.name() + "' is a table; use DROP TABLE " + drop.name());
-        }
-        throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "View '" + drop.name() + "' does not exist");
+        views.drop(drop);
     }
 
     private void checkOpen() {
@@ -491,12 +471,15 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    /** Frees the session's in-memory tables (at close). */
+    /** Frees the session's in-memory tables and lets go of its catalog directory (at close); stored tables stay. */
     private void releaseTables() {
         for (TableSource table : catalog.registeredTables()) {
-            catalogStatements.forget(table);
+            if (table instanceof dev.quiver.engine.source.memory.InMemoryTable) {
+                catalogStatements.forget(table);
+            }
         }
         memoryTables.close();
+        persistence.ifPresent(CatalogPersistence::close);
     }
 
     /** What {@link CatalogStatements} uses of this session. */
@@ -518,11 +501,7 @@ public final class QuerySession implements AutoCloseable {
 
         @Override
         public Map<String, String> views() {
-            synchronized (QuerySession.this) {
-                Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-                copy.putAll(views);
-                return copy;
-            }
+            return views.snapshot();
         }
     }
 
@@ -542,6 +521,7 @@ public final class QuerySession implements AutoCloseable {
         private final List<PlanNodeCodec<?>> nodeCodecs = new ArrayList<>();
         private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
+        private Optional<Path> catalogDirectory = Optional.empty();
 
         private Builder() {}
 
@@ -611,6 +591,17 @@ public final class QuerySession implements AutoCloseable {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
             this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker));
+            return this;
+        }
+
+        /**
+         * Keeps the session's views, external table definitions and tables ({@code CREATE TABLE}, as
+         * Parquet) in {@code directory} (created if missing), and starts with those a previous session
+         * left there, like a DuckDB database file. One session at a time may use a directory: a second
+         * one, in this process or another, fails to build with INVALID_CONFIGURATION. See docs/tables.md.
+         */
+        public Builder catalogDirectory(Path directory) {
+            this.catalogDirectory = Optional.of(requireNonNull(directory, "directory is null"));
             return this;
         }
 
