@@ -13,6 +13,7 @@ import dev.quiver.engine.source.files.ColumnTypes;
 import dev.quiver.engine.source.files.StagedOutput;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -187,7 +188,7 @@ final class CatalogDirectory implements AutoCloseable {
     private void writeOwner() {
         try {
             lockChannel.truncate(0);
-            lockChannel.write(java.nio.ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+            lockChannel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
         } catch (IOException e) {
             throw problem(path, "is not writable: " + describe(e));
         }

@@ -39,10 +39,6 @@ final class CatalogPersistence implements AutoCloseable {
         return stored;
     }
 
-    Path path() {
-        return directory.path();
-    }
-
     /**
      * Registers the directory's tables in {@code catalog} and puts its views in {@code views}. An
      * external table is opened by running its statement with {@code openExternal}; one whose files

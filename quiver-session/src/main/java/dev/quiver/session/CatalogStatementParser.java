@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.sql.catalog.InformationSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +62,7 @@ final class CatalogStatementParser {
         if (name.size() == 1) {
             return name.get(0);
         }
-        if (name.get(0).equalsIgnoreCase(dev.quiver.sql.catalog.InformationSchema.SCHEMA)) {
+        if (name.get(0).equalsIgnoreCase(InformationSchema.SCHEMA)) {
             return name.get(1);
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, statement + " writes tables of schema main only, not " + String.join(".", name));

@@ -93,13 +93,6 @@ final class MemoryTables implements AutoCloseable {
         }
     }
 
-    /** Bytes the tables hold. */
-    long bytes() {
-        synchronized (accounts) {
-            return accounts.values().stream().flatMap(List::stream).mapToLong(MemoryReservation::size).sum();
-        }
-    }
-
     /** Closes the allocator; fails if a table was not released first. */
     @Override
     public void close() {

@@ -33,6 +33,7 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.source.files.FileTables;
+import dev.quiver.engine.source.memory.InMemoryTable;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
@@ -474,7 +475,7 @@ public final class QuerySession implements AutoCloseable {
     /** Frees the session's in-memory tables and lets go of its catalog directory (at close); stored tables stay. */
     private void releaseTables() {
         for (TableSource table : catalog.registeredTables()) {
-            if (table instanceof dev.quiver.engine.source.memory.InMemoryTable) {
+            if (table instanceof InMemoryTable) {
                 catalogStatements.forget(table);
             }
         }

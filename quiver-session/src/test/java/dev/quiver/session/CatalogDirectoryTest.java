@@ -3,6 +3,7 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.io.BufferedReader;
@@ -96,7 +97,7 @@ class CatalogDirectoryTest {
             first.executeScript("create table a as select * from t1");
         }
         try (QuerySession cluster = QuerySession.builder().catalog(TestTables.catalog()).targetPartitions(2).localWorkers(2)
-                .set(dev.quiver.distributed.config.DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1L).catalogDirectory(catalogDirectory).build()) {
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1L).catalogDirectory(catalogDirectory).build()) {
             assertThat(cluster.executeScript("select k, count(*) from a group by k order by k nulls first").rows())
                     .isEqualTo(cluster.executeScript("select k, count(*) from t1 group by k order by k nulls first").rows());
             cluster.executeScript("insert into a select * from t1");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.session.ExecutionModes.Mode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +107,7 @@ class CopyToTest {
         try (Stream<Path> files = Files.walk(dir)) {
             assertThat(files.map(path -> path.getFileName().toString()).filter(name -> name.startsWith(".")).toList()).isEmpty();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.session.ExecutionModes.Mode;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -84,7 +85,7 @@ class IntrospectionTest {
         QueryResult result = modes.run(mode, sql);
         assertThat(DuckDbOracle.normalize(result.rows())).as(sql).isEqualTo(duckdb.query(sql));
         try (Statement statement = duckdb.connection().createStatement();
-                java.sql.ResultSet rows = statement.executeQuery(sql)) {
+                ResultSet rows = statement.executeQuery(sql)) {
             for (int c = 0; c < result.columnNames().size(); c++) {
                 assertThat(result.columnNames().get(c)).as(sql).isEqualTo(rows.getMetaData().getColumnName(c + 1));
             }

@@ -7,6 +7,9 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.files.FileFormat;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class StatementParserTest {
@@ -47,9 +50,9 @@ class StatementParserTest {
     void recognisesTableStatements() {
         assertThat(StatementParser.parse("show tables")).isEqualTo(new Statement.ShowTables());
         assertThat(StatementParser.parse("SHOW ALL TABLES")).isEqualTo(new Statement.ShowTables());
-        assertThat(StatementParser.parse("describe t")).isEqualTo(new Statement.DescribeTable(java.util.List.of("t")));
+        assertThat(StatementParser.parse("describe t")).isEqualTo(new Statement.DescribeTable(List.of("t")));
         assertThat(StatementParser.parse("show columns from information_schema . \"tables\""))
-                .isEqualTo(new Statement.DescribeTable(java.util.List.of("information_schema", "tables")));
+                .isEqualTo(new Statement.DescribeTable(List.of("information_schema", "tables")));
         assertThat(StatementParser.parse("describe select 1 as x")).isEqualTo(new Statement.DescribeQuery("select 1 as x"));
         Statement.CreateMode plain = new Statement.CreateMode(false, false, false);
         assertThat(StatementParser.parse("create table t as select 1")).isEqualTo(new Statement.CreateTableAs("t", "select 1", plain));
@@ -62,11 +65,11 @@ class StatementParserTest {
                     assertThat(create.columns().getFields().get(0).isNullable()).isFalse();
                 });
         assertThat(StatementParser.parse("insert into t values (1), (2)"))
-                .isEqualTo(new Statement.Insert("t", java.util.Optional.empty(), "values (1), (2)"));
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "values (1), (2)"));
         assertThat(StatementParser.parse("insert into t (a, \"B c\") select 1, 2"))
-                .isEqualTo(new Statement.Insert("t", java.util.Optional.of(java.util.List.of("a", "B c")), "select 1, 2"));
+                .isEqualTo(new Statement.Insert("t", Optional.of(List.of("a", "B c")), "select 1, 2"));
         assertThat(StatementParser.parse("insert into t (select 1, 2)"))
-                .isEqualTo(new Statement.Insert("t", java.util.Optional.empty(), "(select 1, 2)"));
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "(select 1, 2)"));
         assertThat(StatementParser.parse("copy (select (1) as x) to 'o''s.csv' (header false, delimiter ';')"))
                 .isInstanceOfSatisfying(Statement.CopyTo.class, copy -> {
                     assertThat(copy.query()).isEqualTo("select (1) as x");
@@ -77,7 +80,7 @@ class StatementParserTest {
         assertThat(StatementParser.parse("COPY t TO 'out' WITH (FORMAT 'parquet', PARTITION_BY (a, b))"))
                 .isInstanceOfSatisfying(Statement.CopyTo.class, copy -> {
                     assertThat(copy.query()).isEqualTo("SELECT * FROM \"t\"");
-                    assertThat(copy.options().format()).isEqualTo(dev.quiver.engine.source.files.FileFormat.PARQUET);
+                    assertThat(copy.options().format()).isEqualTo(FileFormat.PARQUET);
                     assertThat(copy.options().partitionBy()).containsExactly("a", "b");
                 });
     }

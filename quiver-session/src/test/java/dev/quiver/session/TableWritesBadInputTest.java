@@ -73,6 +73,23 @@ class TableWritesBadInputTest {
     }
 
     @Test
+    void aCancelledOrAbandonedWriteLeavesNothing() throws IOException {
+        for (String sql : List.of("copy t1 to '" + dir.resolve("out.parquet") + "'", "copy t1 to '" + dir.resolve("parts") + "' (partition_by (k))",
+                "insert into nums select id, name, d from t1", "create table later as select * from t1")) {
+            try (QueryHandle handle = session.execute(sql)) {
+                handle.cancel();
+                assertThatThrownBy(() -> handle.stream().next()).as(sql)
+                        .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+            }
+            // a handle closed before its results were read never writes
+            session.execute(sql).close();
+        }
+        assertThat(list(dir)).isEmpty();
+        assertRows(2);
+        assertOneLineError("select * from later", ErrorCode.TABLE_NOT_FOUND, "later");
+    }
+
+    @Test
     void aPartitionedCopyIntoADirectoryInUse() throws IOException {
         Path parts = dir.resolve("parts");
         session.executeScript("copy t1 to '" + parts + "' (partition_by (flag))");

@@ -6,9 +6,14 @@ import dev.quiver.session.ExecutionModes.Mode;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -71,16 +76,16 @@ class TableWritesTest {
     }
 
     /** The batches of a session table reach the workers inside the scan tasks' plans. */
-    @org.junit.jupiter.api.Test
+    @Test
     void sessionTablesAreReadByTasksOnTheWorkers() {
         modes.run(Mode.STATIC, "create table spread as select * from t1");
         try {
             String plan = (String) modes.run(Mode.STATIC, "explain analyze select k, count(*) from spread group by k").rows().get(0).get(0);
             String scanStage = plan.substring(plan.indexOf("Stage 0:"));
             assertThat(scanStage).contains("MemoryTableScanExec: table=spread").contains("output_rows=10");
-            java.util.regex.Matcher tasks = java.util.regex.Pattern.compile("task \\d+ on (127\\.0\\.0\\.1:\\d+): FINISHED").matcher(
+            Matcher tasks = Pattern.compile("task \\d+ on (127\\.0\\.0\\.1:\\d+): FINISHED").matcher(
                     scanStage.substring(0, scanStage.indexOf("plan of task")));
-            java.util.Set<String> workers = new java.util.HashSet<>();
+            Set<String> workers = new HashSet<>();
             while (tasks.find()) {
                 workers.add(tasks.group(1));
             }

@@ -15,6 +15,7 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchScanExec;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -74,7 +75,7 @@ final class SourceCodecs {
             for (JsonNode chunk : partition) {
                 try {
                     chunks.add(new MemoryChunk.Ipc(c.required(chunk, "ipc").binaryValue(), c.requiredInt(chunk, "rows")));
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     throw new QuiverException(ErrorCode.PLAN_ERROR, "serialized MemoryTableScanExec holds a batch that is not base64: " + e.getMessage(), e);
                 }
             }

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -73,7 +76,7 @@ public final class InformationSchema extends AbstractSchema {
                 "schemata", table("schemata", SCHEMATA, InformationSchema::schemataRows));
     }
 
-    private static Table table(String name, Schema schema, java.util.function.Supplier<List<List<Object>>> rows) {
+    private static Table table(String name, Schema schema, Supplier<List<List<Object>>> rows) {
         return new QuiverTable(new MetadataTable(NAME + "." + name, schema, rows));
     }
 
@@ -112,7 +115,7 @@ public final class InformationSchema extends AbstractSchema {
 
     private List<TableSource> catalogTables() {
         List<TableSource> tables = new ArrayList<>();
-        for (String name : new java.util.TreeSet<>(catalog.tableNames())) {
+        for (String name : new TreeSet<>(catalog.tableNames())) {
             if (!views.containsKey(name)) {
                 catalog.table(name).ifPresent(tables::add);
             }
@@ -135,7 +138,7 @@ public final class InformationSchema extends AbstractSchema {
             return i.getBitWidth();
         }
         if (type instanceof ArrowType.FloatingPoint f) {
-            return f.getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE ? 53 : 24;
+            return f.getPrecision() == FloatingPointPrecision.DOUBLE ? 53 : 24;
         }
         return type instanceof ArrowType.Decimal d ? d.getPrecision() : null;
     }
