@@ -166,7 +166,10 @@ final class CatalogStatements {
 
     private QueryHandle insert(Statement.Insert insert, long start) {
         TableSource target = insertTarget(insert.table());
-        ExecutionPlan rows = InsertColumns.fit(session.plan(insert.query()), target.name(), target.schema(), insert.columns());
+        ExecutionPlan query = session.plan(insert.query());
+        Optional<List<String>> columns = insert.byName()
+                ? Optional.of(query.schema().getFields().stream().map(Field::getName).toList()) : insert.columns();
+        ExecutionPlan rows = InsertColumns.fit(query, target.name(), target.schema(), columns);
         if (target instanceof StoredTable stored) {
             return session.write(rows, ctx -> persistence.orElseThrow().stored().append(stored,
                     step -> catalog.update(stored.name(), current -> {

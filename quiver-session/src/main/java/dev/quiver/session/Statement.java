@@ -111,8 +111,11 @@ sealed interface Statement {
         }
     }
 
-    /** {@code INSERT INTO name [(columns)] query}; the query may be {@code VALUES (...), ...}. */
-    record Insert(String table, Optional<List<String>> columns, String query) implements CatalogStatement {
+    /**
+     * {@code INSERT INTO name [(columns)] query}, the query maybe {@code VALUES (...), ...}; or
+     * {@code INSERT INTO name BY NAME query} (DuckDB's), which fills the columns the query's column names name.
+     */
+    record Insert(String table, Optional<List<String>> columns, String query, boolean byName) implements CatalogStatement {
         public Insert {
             requireNonNull(table, "table is null");
             columns = requireNonNull(columns, "columns is null").map(List::copyOf);

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * Recognises {@code CREATE TABLE name (columns)}, {@code CREATE TABLE name AS query},
- * {@code INSERT INTO name [(columns)] query} and {@code COPY (query) | name TO 'path' [(options)]}
+ * {@code INSERT INTO name [(columns) | BY NAME] query} and {@code COPY (query) | name TO 'path' [(options)]}
  * (for {@link CatalogStatementParser}).
  */
 final class WriteStatementParser {
@@ -29,6 +29,7 @@ final class WriteStatementParser {
     private static final Pattern COPY_QUERY = Pattern.compile("(?is)COPY\\s*\\((.+)\\)" + PATH_AND_OPTIONS);
     /** Groups: 1-2 table, 3 path, 4 options. */
     private static final Pattern COPY_TABLE = Pattern.compile("(?is)COPY\\s+" + CatalogStatementParser.QUALIFIED_NAME + PATH_AND_OPTIONS);
+    private static final Pattern BY_NAME = Pattern.compile("(?is)BY\\s+NAME\\s+(.+)");
     private static final Pattern ONE_NAME = Pattern.compile(StatementParser.NAME);
     private static final Pattern COPY_ANY = Pattern.compile("(?is)COPY\\b.*");
     private static final Pattern COPY_FROM = Pattern.compile("(?is)COPY\\s+.*?\\s+FROM\\s+'.*");
@@ -78,8 +79,12 @@ final class WriteStatementParser {
         return mode;
     }
 
-    /** The rest after {@code INSERT INTO name}: {@code (a, b) query}, or a query (which may itself start with a parenthesis). */
+    /** The rest after {@code INSERT INTO name}: {@code (a, b) query}, {@code BY NAME query}, or a query (which may itself start with a parenthesis). */
     private static Statement.Insert insert(String table, String rest) {
+        Matcher byName = BY_NAME.matcher(rest);
+        if (byName.matches()) {
+            return new Statement.Insert(table, Optional.empty(), byName.group(1), true);
+        }
         Matcher columns = COLUMN_LIST.matcher(rest);
         if (columns.matches() && !columns.group(columns.groupCount()).isBlank() && !isQueryStart(columns.group(1))) {
             List<String> names = new ArrayList<>();
@@ -87,12 +92,12 @@ final class WriteStatementParser {
             while (name.find()) {
                 names.add(StatementParser.identifier(name.group(1)));
             }
-            return new Statement.Insert(table, Optional.of(names), columns.group(columns.groupCount()));
+            return new Statement.Insert(table, Optional.of(names), columns.group(columns.groupCount()), false);
         }
         if (rest.isBlank()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "INSERT INTO " + table + " needs a query or VALUES (...) after the table name");
         }
-        return new Statement.Insert(table, Optional.empty(), rest);
+        return new Statement.Insert(table, Optional.empty(), rest, false);
     }
 
     private static boolean isQueryStart(String text) {

@@ -65,11 +65,13 @@ class StatementParserTest {
                     assertThat(create.columns().getFields().get(0).isNullable()).isFalse();
                 });
         assertThat(StatementParser.parse("insert into t values (1), (2)"))
-                .isEqualTo(new Statement.Insert("t", Optional.empty(), "values (1), (2)"));
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "values (1), (2)", false));
         assertThat(StatementParser.parse("insert into t (a, \"B c\") select 1, 2"))
-                .isEqualTo(new Statement.Insert("t", Optional.of(List.of("a", "B c")), "select 1, 2"));
+                .isEqualTo(new Statement.Insert("t", Optional.of(List.of("a", "B c")), "select 1, 2", false));
+        assertThat(StatementParser.parse("insert into t by name select 1 as b"))
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "select 1 as b", true));
         assertThat(StatementParser.parse("insert into t (select 1, 2)"))
-                .isEqualTo(new Statement.Insert("t", Optional.empty(), "(select 1, 2)"));
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "(select 1, 2)", false));
         assertThat(StatementParser.parse("copy (select (1) as x) to 'o''s.csv' (header false, delimiter ';')"))
                 .isInstanceOfSatisfying(Statement.CopyTo.class, copy -> {
                     assertThat(copy.query()).isEqualTo("select (1) as x");

@@ -32,6 +32,7 @@ class TableWritesTest {
             "insert into a select id + 100, k, upper(name), amount * 2, d, not flag from t1 where id <= 3",
             "insert into a values (200, null, 'v', 1.25, date '2020-02-02', true), (201, 7, null, null, null, null)",
             "insert into a (name, id) values ('only two', 300)",
+            "insert into a by name select 'by name' as name, 400 as id, 9 as k",
             "create table b (x integer not null, s varchar, m decimal(12,3), day date, ts timestamp)",
             "insert into b values (1, 'a', 1.5, '2024-01-01', '2024-01-01 12:34:56')",
             "insert into b select qty, v, k, null, null from t2 where qty is not null",
