@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.protocol.TaskState;
@@ -22,7 +23,7 @@ final class DistributedTour {
     static final int WORKERS = 4;
     static final long WORKER_MEMORY = 256L << 20;
     /** Small enough that the demo's small tables still spread over every worker. */
-    static final String SCAN_BYTES_PER_PARTITION = "1MiB";
+    static final long SCAN_BYTES_PER_PARTITION = 1L << 20;
     private static final int PARTITIONS = 2;
 
     private DistributedTour() {}
@@ -32,14 +33,14 @@ final class DistributedTour {
         out.printf(Locale.ROOT, "== Distributed: %s again, on %d workers in this process (each a Flight server on 127.0.0.1 with a %s pool)%n",
                 query.name(), WORKERS, ByteSize.formatBytes(WORKER_MEMORY));
         out.printf(Locale.ROOT, "   (%d partitions per task; scans split every %s so that this small data spreads over all workers)%n",
-                PARTITIONS, SCAN_BYTES_PER_PARTITION);
+                PARTITIONS, DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS.format(SCAN_BYTES_PER_PARTITION));
         out.flush();
         try (QuerySession session = QuerySession.builder()
                 .catalog(catalog)
                 .memoryLimit(memoryLimit)
                 .targetPartitions(PARTITIONS)
                 .localWorkers(WORKERS, WORKER_MEMORY)
-                .set("distributed.bytes_per_partition_for_scans", SCAN_BYTES_PER_PARTITION)
+                .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, SCAN_BYTES_PER_PARTITION)
                 .build()) {
             long start = System.nanoTime();
             QueryResult result;

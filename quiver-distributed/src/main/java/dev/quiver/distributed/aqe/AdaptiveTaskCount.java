@@ -1,5 +1,6 @@
 package dev.quiver.distributed.aqe;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.engine.memory.ByteSize;
 
@@ -11,7 +12,7 @@ import dev.quiver.engine.memory.ByteSize;
  */
 public final class AdaptiveTaskCount {
     /** The setting that gives the per-partition budget, as origins name it. */
-    public static final String BUDGET_SETTING = "distributed.dynamic_bytes_per_partition";
+    public static final String BUDGET_SETTING = DistributedSettings.DYNAMIC_BYTES_PER_PARTITION.name();
 
     private AdaptiveTaskCount() {}
 

@@ -17,9 +17,6 @@ import dev.quiver.engine.error.QuiverException;
  * @param settings the session's settings; their registry holds at least {@link DistributedSettings#TASK_REGISTRY}'s
  */
 public record DistributedPlannerSettings(int workerCount, Settings settings) {
-    /** The default of {@code distributed.bytes_per_partition_for_scans}: 16 MiB. */
-    public static final long DEFAULT_BYTES_PER_PARTITION_FOR_SCANS = DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS.defaultValue();
-
     public DistributedPlannerSettings {
         requireNonNull(settings, "settings is null");
         if (workerCount < 1) {

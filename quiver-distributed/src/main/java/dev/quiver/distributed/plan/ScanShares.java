@@ -1,5 +1,6 @@
 package dev.quiver.distributed.plan;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
@@ -22,7 +23,7 @@ final class ScanShares {
         long wanted = Math.max(1, ceilDiv(ceilDiv(Math.max(0, bytes), perPartition), partitions));
         long tasks = Math.max(1, Math.min(wanted, maxUnits));
         String origin = leaf + ": " + ByteSize.formatBytes(bytes) + " / " + ByteSize.formatBytes(perPartition)
-                + " per partition (distributed.bytes_per_partition_for_scans) / P=" + partitions + " → " + wanted + (wanted == 1 ? " task" : " tasks")
+                + " per partition (" + DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS.name() + ") / P=" + partitions + " → " + wanted + (wanted == 1 ? " task" : " tasks")
                 + (tasks < wanted ? ", capped at its " + maxUnits + " " + unit : "");
         return TaskCountHint.desired((int) tasks, origin);
     }

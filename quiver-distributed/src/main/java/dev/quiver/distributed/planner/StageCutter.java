@@ -2,6 +2,7 @@ package dev.quiver.distributed.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.operator.BoundaryKind;
 import dev.quiver.distributed.operator.StageInputExec;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
@@ -122,7 +123,7 @@ final class StageCutter {
             }
             String why = settings.broadcastJoins()
                     ? "emits unmatched build rows, so its build side cannot be broadcast"
-                    : "cannot broadcast its build side (distributed.broadcast_joins=false)";
+                    : "cannot broadcast its build side (" + DistributedSettings.BROADCAST_JOINS.name() + "=false)";
             draft.nodeHints.add(TaskCountHint.exact(1, "NestedLoopJoinExec(" + join.joinType() + ") " + why + " and has no keys to shuffle on"));
             return children(node, draft);
         }
