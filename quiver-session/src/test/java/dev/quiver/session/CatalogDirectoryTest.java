@@ -120,8 +120,7 @@ class CatalogDirectoryTest {
     @Test
     void aSecondProcessIsRefused() throws IOException, InterruptedException {
         Path catalogDirectory = dir.resolve("db");
-        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CatalogLockHolder.class.getName(), catalogDirectory.toString())
+        Process holder = new ProcessBuilder(JavaCommand.of(CatalogLockHolder.class, catalogDirectory.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader output = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
