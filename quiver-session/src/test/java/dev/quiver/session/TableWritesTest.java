@@ -35,6 +35,7 @@ class TableWritesTest {
             "insert into a by name select 'by name' as name, 400 as id, 9 as k",
             "create table b (x integer not null, s varchar, m decimal(12,3), day date, ts timestamp)",
             "insert into b values (1, 'a', 1.5, '2024-01-01', '2024-01-01 12:34:56')",
+            "insert into b values (2, 'x', -7, null, null), (3, 'longer', 123456789.125, null, '2024-02-29')",
             "insert into b select qty, v, k, null, null from t2 where qty is not null",
             "insert into b (x, day, ts) select id, d, d from t1 where d is not null",
             "create table c as select k, count(*) as n, sum(amount) as total from t1 group by k",
@@ -46,6 +47,7 @@ class TableWritesTest {
     private static final List<String> CHECKS = List.of(
             "select * from a order by id",
             "select * from b order by x, s nulls first, day nulls first",
+            "select x, s, length(s) from b where s is not null order by x, s",
             "select * from c order by k nulls first, n",
             "select * from d order by k nulls first",
             "select a.id, t2.v, b.s from a join t2 on a.k = t2.k left join b on b.x = t2.qty order by a.id, t2.v, b.s",
