@@ -26,6 +26,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -92,13 +93,19 @@ public final class DuckDbTpch implements AutoCloseable {
 
     /** Creates a database with every table of {@code catalog}, read through scans of {@code threads} partitions. */
     public static DuckDbTpch load(Catalog catalog, int threads) {
+        return load(catalog, threads, catalog.tableNames());
+    }
+
+    /** Creates a database with the named tables of {@code catalog}, read through scans of {@code threads} partitions. */
+    public static DuckDbTpch load(Catalog catalog, int threads, Collection<String> tables) {
         DuckDbTpch database = empty(threads);
         try (BufferAllocator allocator = new RootAllocator();
                 QuiverExecutor executor = new QuiverExecutor("duckdb-load");
                 TaskContext context = new TaskContext("duckdb-load", allocator, MemoryPool.unlimited(), executor,
                         new ExecutionConfig(ExecutionConfig.DEFAULT_BATCH_SIZE, threads))) {
-            for (String name : catalog.tableNames()) {
-                database.loadTable(catalog.table(name).orElseThrow(), context, threads);
+            for (String name : tables) {
+                database.loadTable(catalog.table(name).orElseThrow(
+                        () -> new QuiverException(ErrorCode.TABLE_NOT_FOUND, "No table " + name + " to load into DuckDB")), context, threads);
             }
         } catch (RuntimeException e) {
             database.close();

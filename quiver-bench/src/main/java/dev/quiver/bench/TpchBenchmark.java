@@ -54,15 +54,19 @@ public final class TpchBenchmark {
 
         /** Quiver's time on local workers over its single-node time, when both ran. */
         public OptionalDouble clusterRatio() {
-            return quiverMillis.isPresent() && clusterMillis.isPresent() && quiverMillis.getAsDouble() > 0
-                    ? OptionalDouble.of(clusterMillis.getAsDouble() / quiverMillis.getAsDouble()) : OptionalDouble.empty();
+            return TpchBenchmark.ratio(clusterMillis, quiverMillis);
         }
 
         /** Quiver's time over DuckDB's, when both ran. */
         public OptionalDouble ratio() {
-            return quiverMillis.isPresent() && duckdbMillis.isPresent() && duckdbMillis.getAsDouble() > 0
-                    ? OptionalDouble.of(quiverMillis.getAsDouble() / duckdbMillis.getAsDouble()) : OptionalDouble.empty();
+            return TpchBenchmark.ratio(quiverMillis, duckdbMillis);
         }
+    }
+
+    /** {@code time / base}, when both are present and {@code base} is positive. */
+    static OptionalDouble ratio(OptionalDouble time, OptionalDouble base) {
+        return time.isPresent() && base.isPresent() && base.getAsDouble() > 0
+                ? OptionalDouble.of(time.getAsDouble() / base.getAsDouble()) : OptionalDouble.empty();
     }
 
     /** The outcome of a run. */

@@ -6,12 +6,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver bench}: benchmarks; {@code quiver bench tpch} is the one there is. */
+/** {@code quiver bench}: benchmarks, {@code quiver bench tpch} and {@code quiver bench window}. */
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Runs a benchmark.",
-        subcommands = {BenchTpchCommand.class})
+        subcommands = {BenchTpchCommand.class, BenchWindowCommand.class})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

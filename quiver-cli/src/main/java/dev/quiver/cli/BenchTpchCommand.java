@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,38 +43,12 @@ final class BenchTpchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--sf", paramLabel = "SF", defaultValue = "1", description = "TPC-H scale factor (default: ${DEFAULT-VALUE}).")
-    private double scaleFactor;
-
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "2",
-            description = "Quiver's partitions per stage; also DuckDB's threads unless --duckdb-threads (default: ${DEFAULT-VALUE}).")
-    private int partitions;
-
-    @Option(names = "--memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_MEMORY_LIMIT,
-            converter = EngineOptions.SizeConverter.class,
-            description = "Quiver's memory pool limit (default: ${DEFAULT-VALUE}).")
-    private long memoryLimit;
+    @Mixin
+    private BenchRunOptions runOptions;
 
     @Option(names = "--queries", paramLabel = "LIST", split = ",",
             description = "Query numbers to run, e.g. 1,3,18 or q1,q3 (default: all 22).")
     private List<String> queries;
-
-    @Option(names = "--warmups", paramLabel = "N", defaultValue = "1", description = "Unmeasured runs of each query first (default: ${DEFAULT-VALUE}).")
-    private int warmups;
-
-    @Option(names = "--runs", paramLabel = "N", defaultValue = "3", description = "Measured runs of each query; the median is reported (default: ${DEFAULT-VALUE}).")
-    private int runs;
-
-    @Option(names = "--no-duckdb", description = "Run Quiver only.")
-    private boolean noDuckdb;
-
-    @Option(names = "--duckdb-threads", paramLabel = "N", description = "DuckDB's threads (default: as --partitions).")
-    private Integer duckdbThreads;
-
-    @Option(names = "--cache", paramLabel = "SIZE", converter = EngineOptions.SizeConverter.class,
-            description = "Generated TPC-H data kept in memory between queries (default: 3GiB; 6GiB with --local-workers, whose "
-                    + "tasks split tables into other parts than single-node does, so each layout is kept once).")
-    private Long cacheBytes;
 
     @Option(names = "--explain", paramLabel = "N", defaultValue = "3",
             description = "Show EXPLAIN ANALYZE of the N slowest Quiver queries (default: ${DEFAULT-VALUE}).")
@@ -157,13 +132,7 @@ final class BenchTpchCommand implements Callable<Integer> {
 
     private BenchOptions options() {
         try {
-            BenchOptions options = BenchOptions.defaults()
-                    .withScaleFactor(scaleFactor)
-                    .withTargetPartitions(partitions)
-                    .withMemoryLimit(memoryLimit)
-                    .withRuns(warmups, runs)
-                    .withDuckDb(!noDuckdb, duckdbThreads == null ? partitions : duckdbThreads)
-                    .withCacheLimit(cacheLimit())
+            BenchOptions options = runOptions.apply(BenchOptions.defaults(), (localWorkers == null ? 3L : 6L) << 30)
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
                     .withScanTest(scanTest)
@@ -179,13 +148,6 @@ final class BenchTpchCommand implements Callable<Integer> {
         } catch (QuiverException e) {
             throw new ParameterException(spec.commandLine(), "Invalid benchmark options: " + e.getMessage());
         }
-    }
-
-    private long cacheLimit() {
-        if (cacheBytes != null) {
-            return cacheBytes;
-        }
-        return (localWorkers == null ? 3L : 6L) << 30;
     }
 
     private Optional<BenchOptions.Cluster> cluster() {

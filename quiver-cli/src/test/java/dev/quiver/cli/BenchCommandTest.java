@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code quiver bench tpch} hands its options to the benchmark and reports per query. */
+/** {@code quiver bench tpch} and {@code bench window} hand their options to the benchmark and report what it measured. */
 class BenchCommandTest {
     @Test
     void runsTheChosenQueries() {
@@ -67,9 +67,22 @@ class BenchCommandTest {
     }
 
     @Test
+    void windowRunsTheRunningSumOnBothEngines() {
+        Run run = CliRunner.run("bench", "window", "--sf", "0.01", "--warmups", "0", "--runs", "1", "--partitions", "1", "--cache", "64MiB");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out())
+                .contains("Window benchmark: sum(l_quantity) over (partition by l_orderkey order by l_linenumber) over lineitem, sf=0.01, partitions=1")
+                .containsPattern("(?m)^quiver +[0-9.]+ +[0-9.]+$")
+                .containsPattern("(?m)^duckdb +[0-9.]+ +[0-9.]+$")
+                .containsPattern("ratio quiver/duckdb [0-9.]+x")
+                .containsPattern("load average after: ");
+    }
+
+    @Test
     void benchWithoutABenchmarkExits2() {
         Run run = CliRunner.run("bench");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("tpch");
+        assertThat(run.err()).contains("tpch", "window");
     }
 }

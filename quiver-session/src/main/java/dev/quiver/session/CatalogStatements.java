@@ -10,6 +10,7 @@ import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.ProjectionExec;
+import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
 import dev.quiver.engine.spi.TableSource;
@@ -101,7 +102,7 @@ final class CatalogStatements {
     }
 
     private static TableSource openExternalTable(Statement.CreateExternalTable create) {
-        return FileTables.open(create.name(), Path.of(create.location()), create.format(), create.columns());
+        return FileTables.open(create.name(), List.of(create.location()), create.format(), create.columns(), new FileOptions(create.options()));
     }
 
     /** An external table of a catalog directory, opened by running the statement that made it. */

@@ -3,7 +3,10 @@ package dev.quiver.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.source.files.FileFormat;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -49,14 +52,25 @@ sealed interface Statement {
         }
     }
 
-    /** {@code CREATE [OR REPLACE] EXTERNAL TABLE [IF NOT EXISTS] name [(columns)] [STORED AS format] LOCATION 'path'}. */
+    /**
+     * {@code CREATE [OR REPLACE] EXTERNAL TABLE [IF NOT EXISTS] name [(columns)] [STORED AS format]
+     * LOCATION 'path' [OPTIONS (...)]}; the location may be a glob, the options are the named
+     * arguments of {@code read_parquet} / {@code read_csv}.
+     */
     record CreateExternalTable(String name, Optional<Schema> columns, Optional<FileFormat> format, String location,
-            boolean replace, boolean ifNotExists) implements Statement {
+            boolean replace, boolean ifNotExists, Map<String, Object> options) implements Statement {
         public CreateExternalTable {
             requireNonNull(name, "name is null");
             requireNonNull(columns, "columns is null");
             requireNonNull(format, "format is null");
             requireNonNull(location, "location is null");
+            options = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(options, "options is null")));
+        }
+
+        /** Without options. */
+        public CreateExternalTable(String name, Optional<Schema> columns, Optional<FileFormat> format, String location,
+                boolean replace, boolean ifNotExists) {
+            this(name, columns, format, location, replace, ifNotExists, Map.of());
         }
     }
 

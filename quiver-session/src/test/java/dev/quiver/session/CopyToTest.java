@@ -98,6 +98,20 @@ class CopyToTest {
         assertNoStagingLeft();
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void quiverReadsItsOwnCopiesBack(Mode mode) throws SQLException {
+        Path parts = dir.resolve(mode + "-parts");
+        modes.run(mode, "copy (" + T1 + ") to '" + parts + "' (format parquet, partition_by (k, name))");
+        assertThat(modes.run(mode, "select id, k, name, amount, d, flag from read_parquet('" + parts + "/*/*/*.parquet', hive_partitioning = true)")
+                .rows()).containsExactlyInAnyOrderElementsOf(modes.run(mode, T1).rows());
+        Path csv = dir.resolve(mode + "-t1.csv");
+        modes.run(mode, "copy (" + T1 + ") to '" + csv + "' (delimiter ';')");
+        assertThat(DuckDbOracle.normalize(modes.run(mode, "select * from read_csv('" + csv + "', delim = ';')").rows()))
+                .containsExactlyInAnyOrderElementsOf(duckdb.query(T1));
+        assertNoStagingLeft();
+    }
+
     private void assertSameRows(String readBack, String source) throws SQLException {
         assertThat(DuckDbOracle.normalize(duckdb.queryValues(readBack))).as(readBack)
                 .containsExactlyInAnyOrderElementsOf(duckdb.query(source));

@@ -9,6 +9,7 @@ import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.engine.source.arrow.ArrowBlockSplit;
 import dev.quiver.engine.source.arrow.ArrowScanExec;
 import dev.quiver.engine.source.csv.CsvFile;
+import dev.quiver.engine.source.csv.CsvFormat;
 import dev.quiver.engine.source.csv.CsvScanExec;
 import dev.quiver.engine.source.parquet.ParquetRowGroup;
 import dev.quiver.engine.source.parquet.ParquetScanExec;
@@ -57,12 +58,14 @@ final class FileScanCodecs {
                         (n, out, c) -> {
                             common(out, n.tableName(), n.tableSchema(), n.projection(), c);
                             out.put("bytesPerRow", n.bytesPerRow());
+                            out.set("format", format(n.format(), c));
                             out.set("partitions", partitions(n.partitions(), FileScanCodecs::range, c));
                         },
                         (in, children, c) -> {
                             OperatorCodecs.none(children, "CsvScanExec");
                             return new CsvScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "tableSchema")), SourceCodecs.projection(in, c),
-                                    partitions(c.required(in, "partitions"), FileScanCodecs::range, c), c.required(in, "bytesPerRow").doubleValue());
+                                    partitions(c.required(in, "partitions"), FileScanCodecs::range, c), c.required(in, "bytesPerRow").doubleValue(),
+                                    format(c.required(in, "format"), c));
                         }));
     }
 
@@ -104,12 +107,18 @@ final class FileScanCodecs {
         for (long columnBytes : rowGroup.columnBytes()) {
             bytes.add(columnBytes);
         }
+        if (!rowGroup.partitionValues().isEmpty()) {
+            ArrayNode values = out.putArray("partitionValues");
+            rowGroup.partitionValues().forEach(value -> values.add(c.value(value)));
+        }
         return out;
     }
 
     private static ParquetRowGroup rowGroup(JsonNode in, DecodeContext c) {
+        List<Object> partitionValues = new ArrayList<>();
+        in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
         return new ParquetRowGroup(Path.of(c.requiredText(in, "file")), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
-                StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")));
+                StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")), partitionValues);
     }
 
     private static JsonNode block(ArrowBlockSplit block, EncodeContext c) {
@@ -128,11 +137,34 @@ final class FileScanCodecs {
     }
 
     private static JsonNode range(CsvFile range, EncodeContext c) {
-        return c.objectNode().put("file", range.path().toString()).put("start", range.start()).put("end", range.end());
+        ObjectNode out = c.objectNode().put("file", range.path().toString()).put("start", range.start()).put("end", range.end());
+        if (!range.partitionValues().isEmpty()) {
+            ArrayNode values = out.putArray("partitionValues");
+            range.partitionValues().forEach(value -> values.add(c.value(value)));
+        }
+        return out;
     }
 
     private static CsvFile range(JsonNode in, DecodeContext c) {
-        return new CsvFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"));
+        List<Object> partitionValues = new ArrayList<>();
+        in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
+        return new CsvFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"), partitionValues);
+    }
+
+    private static JsonNode format(CsvFormat format, EncodeContext c) {
+        ObjectNode out = c.objectNode().put("delimiter", String.valueOf(format.delimiter())).put("quote", String.valueOf(format.quote()))
+                .put("escape", String.valueOf(format.escape())).put("header", format.header()).put("skipRows", format.skipRows())
+                .put("ignoreErrors", format.ignoreErrors());
+        ArrayNode nulls = out.putArray("nullStrings");
+        format.nullStrings().forEach(nulls::add);
+        return out;
+    }
+
+    private static CsvFormat format(JsonNode in, DecodeContext c) {
+        List<String> nulls = new ArrayList<>();
+        c.required(in, "nullStrings").forEach(value -> nulls.add(value.asText()));
+        return new CsvFormat(c.requiredText(in, "delimiter").charAt(0), c.requiredText(in, "quote").charAt(0), c.requiredText(in, "escape").charAt(0),
+                c.required(in, "header").asBoolean(), c.requiredLong(in, "skipRows"), nulls, c.required(in, "ignoreErrors").asBoolean());
     }
 
     private static long[] longs(JsonNode in) {

@@ -6,12 +6,14 @@ import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.metrics.OperatorMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The reports of one stage's tasks and their operators' metrics summed over the tasks, by
@@ -31,6 +33,8 @@ final class StageMetrics {
     private final List<OperatorMetricsSnapshot> coordinator;
     private final int planNodes;
     private final long[][] operators;
+    /** The named counts of each operator, summed over the tasks. */
+    private final List<Map<String, Long>> counters;
     private final long[] head = new long[4];
     private boolean hasHead;
     /** Whether any task (or the coordinator) reported operator metrics: without them the operators show none. */
@@ -43,6 +47,10 @@ final class StageMetrics {
         this.reported = !this.coordinator.isEmpty() || tasks.stream().anyMatch(task -> !task.metrics().isEmpty());
         this.planNodes = count(stagePlan);
         this.operators = new long[planNodes][4];
+        this.counters = new ArrayList<>();
+        for (int i = 0; i < planNodes; i++) {
+            counters.add(new TreeMap<>());
+        }
         for (TaskReport report : tasks) {
             int offset = headOffset(report);
             for (OperatorMetricsSnapshot operator : report.metrics()) {
@@ -55,12 +63,14 @@ final class StageMetrics {
                     }
                 } else if (index < planNodes) {
                     add(operators[index], operator);
+                    operator.counters().forEach((name, value) -> counters.get(index).merge(name, value, Long::sum));
                 }
             }
         }
         for (OperatorMetricsSnapshot operator : coordinator) {
             if (operator.nodeIndex() < planNodes) {
                 add(operators[operator.nodeIndex()], operator);
+                operator.counters().forEach((name, value) -> counters.get(operator.nodeIndex()).merge(name, value, Long::sum));
             }
         }
     }
@@ -135,7 +145,7 @@ final class StageMetrics {
 
     /** The summed metrics of pre-order node {@code index}, or empty when no task reported metrics. */
     Optional<String> operator(int index) {
-        return reported ? Optional.of(summary(operators[index])) : Optional.empty();
+        return reported ? Optional.of(summary(operators[index]) + OperatorMetrics.counterSummary(counters.get(index))) : Optional.empty();
     }
 
     private static String summary(long[] sum) {

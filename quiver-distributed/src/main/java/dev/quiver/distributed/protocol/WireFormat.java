@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -251,9 +252,13 @@ public final class WireFormat {
         node.put("state", report.state().name());
         ArrayNode metrics = node.putArray("metrics");
         for (OperatorMetricsSnapshot m : report.metrics()) {
-            metrics.addObject().put("node", m.nodeIndex()).put("name", m.name()).put("outputRows", m.outputRows())
+            ObjectNode operator = metrics.addObject().put("node", m.nodeIndex()).put("name", m.name()).put("outputRows", m.outputRows())
                     .put("outputBytes", m.outputBytes()).put("elapsedComputeNanos", m.elapsedComputeNanos())
                     .put("peakMemoryBytes", m.peakMemoryBytes()).put("summedPeakMemoryBytes", m.summedPeakMemoryBytes());
+            if (!m.counters().isEmpty()) {
+                ObjectNode counters = operator.putObject("counters");
+                m.counters().forEach(counters::put);
+            }
         }
         report.error().ifPresent(error -> node.set("error", error(error)));
         return node;
@@ -262,9 +267,11 @@ public final class WireFormat {
     private TaskReport report(JsonNode node) {
         List<OperatorMetricsSnapshot> metrics = new ArrayList<>();
         for (JsonNode m : required(node, "metrics")) {
+            Map<String, Long> counters = new TreeMap<>();
+            m.path("counters").fields().forEachRemaining(counter -> counters.put(counter.getKey(), counter.getValue().asLong()));
             metrics.add(new OperatorMetricsSnapshot(m.path("node").asInt(), m.path("name").asText(), m.path("outputRows").asLong(),
                     m.path("outputBytes").asLong(), m.path("elapsedComputeNanos").asLong(), m.path("peakMemoryBytes").asLong(),
-                    m.path("summedPeakMemoryBytes").asLong()));
+                    m.path("summedPeakMemoryBytes").asLong(), counters));
         }
         return new TaskReport(taskId(required(node, "task")), WorkerAddress.parse(required(node, "worker").asText()), state(required(node, "state")),
                 metrics, node.hasNonNull("error") ? Optional.of(error(node.get("error"))) : Optional.empty());

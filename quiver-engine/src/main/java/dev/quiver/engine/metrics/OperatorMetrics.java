@@ -46,6 +46,21 @@ public final class OperatorMetrics {
         return partitions.values().stream().mapToLong(PartitionMetrics::peakMemoryBytes).sum();
     }
 
+    /** The partitions' named counts ({@link PartitionMetrics#addCounter}) summed, by name. */
+    public SortedMap<String, Long> counters() {
+        SortedMap<String, Long> sums = new TreeMap<>();
+        partitions.values().forEach(partition -> partition.counters().forEach((name, value) -> sums.merge(name, value, Long::sum)));
+        return sums;
+    }
+
+    /** {@code , name=value} for each named count; sizes for names ending in {@code bytes}. */
+    public static String counterSummary(Map<String, Long> counters) {
+        StringBuilder line = new StringBuilder();
+        counters.forEach((name, value) -> line.append(", ").append(name).append('=')
+                .append(name.endsWith("bytes") ? dev.quiver.engine.memory.ByteSize.formatBytes(value) : Long.toString(value)));
+        return line.toString();
+    }
+
     public boolean isEmpty() {
         return partitions.isEmpty();
     }
@@ -60,6 +75,6 @@ public final class OperatorMetrics {
         if (peak > 0) {
             line.append(", peak_mem=").append(dev.quiver.engine.memory.ByteSize.formatBytes(peak));
         }
-        return line.toString();
+        return line.append(counterSummary(counters())).toString();
     }
 }

@@ -1,5 +1,9 @@
 package dev.quiver.engine.metrics;
 
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,6 +18,7 @@ public final class PartitionMetrics {
     private final AtomicLong elapsedComputeNanos = new AtomicLong();
     private final AtomicLong peakMemoryBytes = new AtomicLong();
     private final AtomicLong pendingOutputRows = new AtomicLong(-1);
+    private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
     private volatile boolean endOfStream;
 
     /** Counts one batch leaving the operator. */
@@ -36,6 +41,22 @@ public final class PartitionMetrics {
      */
     public void setPendingOutputRows(long rows) {
         pendingOutputRows.set(rows);
+    }
+
+    /**
+     * Adds to a named count of what the operator did besides its output, shown after the standard
+     * metrics: a scan's {@code bytes_scanned} and {@code files_opened}, a CSV scan's
+     * {@code rows_skipped}. Names ending in {@code bytes} are shown as sizes.
+     */
+    public void addCounter(String name, long delta) {
+        counters.computeIfAbsent(name, n -> new AtomicLong()).addAndGet(delta);
+    }
+
+    /** The named counts, by name. */
+    public SortedMap<String, Long> counters() {
+        SortedMap<String, Long> values = new TreeMap<>();
+        counters.forEach((name, value) -> values.put(name, value.get()));
+        return values;
     }
 
     public void addElapsedCompute(long nanos) {

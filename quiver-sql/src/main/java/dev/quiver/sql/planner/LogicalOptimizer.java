@@ -49,6 +49,9 @@ final class LogicalOptimizer {
             CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE,
             CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN);
 
+    private static final List<RelOptRule> WINDOW_PRUNING = List.of(
+            CoreRules.PROJECT_WINDOW_TRANSPOSE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
+
     private static final HepProgram JOIN_ORDER = new HepProgramBuilder()
             .addMatchOrder(HepMatchOrder.BOTTOM_UP)
             .addMatchLimit(MATCH_LIMIT)
@@ -84,6 +87,9 @@ final class LogicalOptimizer {
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));
+        // A Window passes every input column on: prune those no one above or in it reads, so that the
+        // scan, the repartition and the sort below it carry only what is used.
+        rel = hep(rel, HepMatchOrder.BOTTOM_UP, WINDOW_PRUNING);
         return SupportedPlan.check(DateComparisonNarrowing.apply(SearchExpansion.apply(rel)));
     }
 

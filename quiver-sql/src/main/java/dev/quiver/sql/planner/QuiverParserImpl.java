@@ -24,6 +24,8 @@ import org.apache.calcite.util.SourceStringReader;
  *       {@code DATE_DIFF(a, b, DAY)}, SQL Server's {@code DATEDIFF(day, a, b)}), under which DuckDB's
  *       {@code date_diff('day', a, b + 1)} does not parse. Here those words are plain identifiers,
  *       so each is an ordinary call of the registry's {@code date_diff} or {@code date_part}.
+ *   <li>DuckDB's file references as tables ({@code FROM 'data.parquet'}, {@code read_csv(...)}) and
+ *       FROM-first queries ({@link FileReferenceTokens}).
  * </ul>
  */
 final class QuiverParserImpl extends SqlBabelParserImpl {
@@ -69,15 +71,24 @@ final class QuiverParserImpl extends SqlBabelParserImpl {
         return WindowSyntax.apply(super.parseSqlExpressionEof(), groups);
     }
 
-    /** Babel's tokens, with the date function keywords of other dialects as identifiers. */
+    /**
+     * Babel's tokens, with the date function keywords of other dialects as identifiers and DuckDB's
+     * file references as table names ({@link FileReferenceTokens}).
+     */
     private static final class DuckDbTokens extends SqlBabelParserImplTokenManager {
+        private final FileReferenceTokens files = new FileReferenceTokens(this::babelToken);
+
         DuckDbTokens() {
             super(new SimpleCharStream(new StringReader("")));
         }
 
+        private Token babelToken() {
+            return super.getNextToken();
+        }
+
         @Override
         public Token getNextToken() {
-            Token token = super.getNextToken();
+            Token token = files.next();
             switch (token.kind) {
                 case SqlBabelParserImplConstants.DATE_DIFF, SqlBabelParserImplConstants.DATEDIFF, SqlBabelParserImplConstants.DATE_PART,
                         SqlBabelParserImplConstants.DATEPART -> token.kind = SqlBabelParserImplConstants.IDENTIFIER;

@@ -7,6 +7,7 @@ import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.sql.catalog.FileReferenceCatalog;
 import dev.quiver.sql.catalog.InformationSchema;
 import dev.quiver.sql.catalog.QuiverSchema;
 import dev.quiver.sql.function.QuiverConvertletTable;
@@ -61,6 +62,8 @@ public final class SqlPlanner {
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
+            // a file named in a query is one identifier (FileReferenceTokens): paths and read_csv calls are long
+            .withIdentifierMaxLength(65_536)
             // LENIENT: GROUP BY ordinals and aliases, as users of Trino, Spark and DuckDB expect.
             // (Calcite's Planner only accepts the enum's values, not a custom conformance.)
             .withConformance(SqlConformanceEnum.LENIENT);
@@ -93,7 +96,8 @@ public final class SqlPlanner {
      * @param settings the session's settings, which {@code current_setting('name')} reads
      */
     public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        // paths, globs and read_parquet/read_csv calls named in the query open as file tables
+        this.catalog = new FileReferenceCatalog(requireNonNull(catalog, "catalog is null"));
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
         this.currentSetting = new CurrentSetting(settings);
         SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);

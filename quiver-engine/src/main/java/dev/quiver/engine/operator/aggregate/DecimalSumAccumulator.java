@@ -128,6 +128,8 @@ final class DecimalSumAccumulator extends Accumulator {
         FieldVector vector = Columns.newVector(field, count, 0, allocator);
         try {
             long[] rescaled = new long[2];
+            // built once: a window evaluates once per output row
+            String what = "SUM for " + name;
             for (int i = 0; i < count; i++) {
                 int g = from + i;
                 if (!hasValue[g]) {
@@ -140,7 +142,7 @@ final class DecimalSumAccumulator extends Accumulator {
                     low = rescaled[0];
                     high = rescaled[1];
                 }
-                DecimalResults.checkFits(low, high, type, "SUM for " + name);
+                DecimalResults.checkFits(low, high, type, what);
                 Columns.setDecimal(vector, i, low, high);
             }
             vector.setValueCount(count);

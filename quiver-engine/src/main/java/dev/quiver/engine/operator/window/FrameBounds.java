@@ -62,6 +62,20 @@ final class FrameBounds {
         return max;
     }
 
+    /** The sum of the frame sizes of every row (exclusions not taken out): the rows a frame-by-frame scan would read. */
+    long totalWidth() {
+        return totalWidth(0, starts.length);
+    }
+
+    /** The sum of the frame sizes of rows {@code [from, from + count)}, exclusions not taken out. */
+    long totalWidth(int from, int count) {
+        long total = 0;
+        for (int row = from; row < from + count; row++) {
+            total += ends[row] - starts[row];
+        }
+        return total;
+    }
+
     /** Whether rows {@code a} and {@code b} see the same rows. */
     boolean sameRows(int a, int b) {
         if (starts[a] != starts[b] || ends[a] != ends[b]) {

@@ -14,7 +14,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * (peers, whole partitions) share one group.
  */
 final class FrameScanAggregate implements WindowEvaluator {
-    /** Rows fed to the accumulator per call. */
+    /** The most rows fed to the accumulator per call. */
     private static final int SLICE = 65_536;
 
     private final AggregateExpr aggregate;
@@ -39,8 +39,11 @@ final class FrameScanAggregate implements WindowEvaluator {
         GroupAccumulator accumulator = GroupAccumulator.create(aggregate, AggregateMode.SINGLE, chunk.allocator());
         long reserved = 0;
         try {
-            int[] rows = new int[SLICE];
-            int[] targets = new int[SLICE];
+            // at most one group per output row: sized once, not group by group (each growth copies the arrays)
+            accumulator.ensureCapacity(count);
+            int slice = (int) Math.max(1, Math.min(SLICE, frames.totalWidth(from, count)));
+            int[] rows = new int[slice];
+            int[] targets = new int[slice];
             int pending = 0;
             for (int i = 0; i < count; i++) {
                 int row = from + i;
@@ -50,11 +53,10 @@ final class FrameScanAggregate implements WindowEvaluator {
                 }
                 int group = groups++;
                 groupOf[i] = group;
-                accumulator.ensureCapacity(groups);
                 int rangeCount = frames.ranges(row, ranges);
                 for (int r = 0; r < rangeCount; r++) {
                     for (int frameRow = ranges[2 * r]; frameRow < ranges[2 * r + 1]; frameRow++) {
-                        if (pending == SLICE) {
+                        if (pending == slice) {
                             feed(accumulator, rows, targets, pending);
                             pending = 0;
                         }

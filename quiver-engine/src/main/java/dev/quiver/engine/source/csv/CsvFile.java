@@ -10,47 +10,67 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * A byte range of one CSV file: the unit a scan split is made of. The range holds the rows that
- * start inside it; the range starting at 0 also holds the header, which it skips.
+ * start inside it; the range starting at 0 also holds the skipped rows and the header, which it
+ * skips.
  *
  * @param path the file
  * @param start first byte of the range
  * @param end the byte after the range
+ * @param partitionValues the file's values of the table's Hive partition columns (null for NULL);
+ *     empty for an unpartitioned table
  */
-public record CsvFile(Path path, long start, long end) {
+public record CsvFile(Path path, long start, long end, List<Object> partitionValues) {
     static final int BUFFER_SIZE = 1 << 20;
 
     public CsvFile {
         requireNonNull(path, "path is null");
+        // values may be NULL, which List.copyOf refuses
+        partitionValues = Collections.unmodifiableList(new ArrayList<>(requireNonNull(partitionValues, "partitionValues is null")));
+    }
+
+    /** A range of a file of an unpartitioned table. */
+    public CsvFile(Path path, long start, long end) {
+        this(path, start, end, List.of());
     }
 
     public long bytes() {
         return end - start;
     }
 
-    /** A reader positioned before the header line. */
-    static CsvRowReader open(Path path) {
+    /** A reader positioned at the file's first line. */
+    static CsvRowReader open(Path path, CsvFormat format) {
         try {
-            return new CsvRowReader(Files.newInputStream(path), path, BUFFER_SIZE);
+            return new CsvRowReader(Files.newInputStream(path), path, BUFFER_SIZE, format);
         } catch (IOException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot open CSV file " + path + ": " + e.getMessage(), e);
         }
     }
 
+    /** A reader of a whole file positioned before its first data row: after the skipped rows and the header. */
+    static CsvRowReader openData(Path path, CsvFormat format) {
+        CsvRowReader reader = open(path, format);
+        for (long row = 0; row < format.skipRows() + (format.header() ? 1 : 0); row++) {
+            reader.nextRow(); // checked when the table was opened
+        }
+        return reader;
+    }
+
     /** A reader positioned before the first row that starts in this range (after the header for the first range). */
-    CsvRowReader openRange() {
+    CsvRowReader openRange(CsvFormat format) {
         if (start == 0) {
-            CsvRowReader reader = open(path);
-            reader.nextRow(); // the header, checked when the table was opened
-            return reader;
+            return openData(path, format);
         }
         FileChannel channel = null;
         try {
             channel = FileChannel.open(path, StandardOpenOption.READ);
             channel.position(start - 1);
-            CsvRowReader reader = new CsvRowReader(Channels.newInputStream(channel), path, BUFFER_SIZE, start - 1);
+            CsvRowReader reader = new CsvRowReader(Channels.newInputStream(channel), path, BUFFER_SIZE, start - 1, format);
             reader.skipPartialLine();
             return reader;
         } catch (IOException | RuntimeException e) {

@@ -2,8 +2,11 @@ package dev.quiver.engine.source.csv;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.batch.VectorValues;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.source.files.ScanCounters;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -12,34 +15,43 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Parses the file ranges of one scan partition in order into batches of up to {@code batchSize}
- * rows; a batch may hold the end of one range and the start of the next.
+ * rows; a batch may hold the end of one range and the start of the next. A projected Hive
+ * partition column takes each row's file's value. With {@code ignore_errors}, a row with the wrong
+ * number of fields or a value that does not read as its column's type is skipped (its slot in the
+ * batch is written over by the next row) and counted as {@code rows_skipped}.
  */
 final class CsvPartitionStream implements BatchStream {
-    private final Schema tableSchema;
     private final Schema schema;
     private final int[] projection;
+    private final int fileColumns;
     private final List<CsvFile> files;
+    private final CsvFormat format;
     private final BufferAllocator allocator;
     private final int batchSize;
     private final PartitionMetrics metrics;
     private final CsvValueParser[] parsers;
     private int nextFile;
     private CsvRowReader reader;
-    private long end;
+    private CsvFile split;
     private boolean closed;
 
-    CsvPartitionStream(Schema tableSchema, List<Integer> projection, List<CsvFile> files, BufferAllocator allocator, int batchSize,
-            PartitionMetrics metrics) {
-        this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
+    CsvPartitionStream(Schema tableSchema, List<Integer> projection, List<CsvFile> files, CsvFormat format, BufferAllocator allocator,
+            int batchSize, PartitionMetrics metrics) {
+        requireNonNull(tableSchema, "tableSchema is null");
         this.projection = projection.stream().mapToInt(Integer::intValue).toArray();
         this.files = List.copyOf(requireNonNull(files, "files is null"));
+        this.format = requireNonNull(format, "format is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.batchSize = batchSize;
+        int partitionColumns = this.files.isEmpty() ? 0 : this.files.get(0).partitionValues().size();
+        this.fileColumns = tableSchema.getFields().size() - partitionColumns;
         this.schema = new Schema(projection.stream().map(tableSchema.getFields()::get).toList());
         this.parsers = new CsvValueParser[this.projection.length];
         for (int c = 0; c < parsers.length; c++) {
-            parsers[c] = new CsvValueParser(schema.getFields().get(c), "table");
+            if (this.projection[c] < fileColumns) {
+                parsers[c] = new CsvValueParser(schema.getFields().get(c), "table");
+            }
         }
     }
 
@@ -61,9 +73,11 @@ final class CsvPartitionStream implements BatchStream {
                 vector.allocateNew();
             }
             for (int c = 0; c < parsers.length; c++) {
-                parsers[c].bind(batch.getVector(c));
+                if (parsers[c] != null) {
+                    parsers[c].bind(batch.getVector(c));
+                }
             }
-            int rows = fill();
+            int rows = fill(batch);
             if (rows == 0) {
                 batch.close();
                 close();
@@ -80,37 +94,61 @@ final class CsvPartitionStream implements BatchStream {
         }
     }
 
-    private int fill() {
-        int columns = tableSchema.getFields().size();
+    private int fill(VectorSchemaRoot batch) {
         int rows = 0;
         while (rows < batchSize) {
             if (reader == null && !openNextFile()) {
                 break;
             }
-            if (!reader.nextRow() || reader.rowOffset() >= end) {
+            if (!reader.nextRow() || reader.rowOffset() >= split.end()) {
                 // the row starting at or after the range's end belongs to the next range
                 reader.close();
                 reader = null;
                 continue;
             }
-            if (reader.fieldCount() != columns) {
-                throw reader.rowError("expected " + columns + " fields as in the header, found " + reader.fieldCount());
+            if (reader.fieldCount() != fileColumns) {
+                if (format.ignoreErrors()) {
+                    metrics.addCounter(ScanCounters.ROWS_SKIPPED, 1);
+                    continue;
+                }
+                throw reader.rowError("expected " + fileColumns + " fields as in the " + (format.header() ? "header" : "first row")
+                        + ", found " + reader.fieldCount() + " (ignore_errors = true skips such rows)");
             }
-            for (int c = 0; c < projection.length; c++) {
-                parsers[c].read(reader, projection[c], rows);
+            if (readRow(batch, rows)) {
+                rows++;
             }
-            rows++;
         }
         return rows;
+    }
+
+    /** Writes the current row at {@code index}; false when ignore_errors skipped it. */
+    private boolean readRow(VectorSchemaRoot batch, int index) {
+        for (int c = 0; c < projection.length; c++) {
+            if (parsers[c] == null) {
+                VectorValues.set(batch.getVector(c), index, split.partitionValues().get(projection[c] - fileColumns));
+                continue;
+            }
+            try {
+                parsers[c].read(reader, projection[c], index);
+            } catch (QuiverException e) {
+                if (!format.ignoreErrors()) {
+                    throw e;
+                }
+                metrics.addCounter(ScanCounters.ROWS_SKIPPED, 1);
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean openNextFile() {
         if (nextFile == files.size()) {
             return false;
         }
-        CsvFile split = files.get(nextFile++);
-        end = split.end();
-        reader = split.openRange();
+        split = files.get(nextFile++);
+        reader = split.openRange(format);
+        metrics.addCounter(ScanCounters.FILES_OPENED, 1);
+        metrics.addCounter(ScanCounters.SCANNED_BYTES, split.bytes());
         return true;
     }
 

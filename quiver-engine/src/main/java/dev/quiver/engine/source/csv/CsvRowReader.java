@@ -18,20 +18,24 @@ import java.util.List;
  * {@link #nextRow()}, field {@code i} is the bytes {@code [start(i), end(i))} of {@link #buffer()}
  * (inside the quotes for a quoted field; {@link #escaped(i)} says whether doubled quotes need
  * collapsing). Fields are separated by {@code ,}; rows end at LF or CRLF outside quotes; a quoted
- * field may hold commas, quotes (doubled) and line breaks. Blank lines are skipped.
+ * field may hold commas, quotes (doubled) and line breaks. Blank lines are skipped. The delimiter,
+ * the quote and the escape character come from a {@link CsvFormat} (a comma and RFC 4180's
+ * doubled quotes by default; an escape other than the quote makes the next character literal).
  *
  * <p>The reader refills one buffer, moving the unfinished row to its front; a row longer than the
  * buffer grows it. Line numbers count physical lines from 1, so an error can name the line where
  * a bad row starts.
  */
 final class CsvRowReader implements AutoCloseable {
-    private static final byte COMMA = ',';
-    private static final byte QUOTE = '"';
     private static final byte CR = '\r';
     private static final byte LF = '\n';
 
     private final InputStream input;
     private final Path file;
+    private final CsvFormat format;
+    private final byte delimiter;
+    private final byte quote;
+    private final byte escape;
     private byte[] buffer;
     private int limit;
     private int position;
@@ -52,7 +56,11 @@ final class CsvRowReader implements AutoCloseable {
     private boolean[] quoted = new boolean[16];
 
     CsvRowReader(InputStream input, Path file, int bufferSize) {
-        this(input, file, bufferSize, 0);
+        this(input, file, bufferSize, 0, CsvFormat.DEFAULT);
+    }
+
+    CsvRowReader(InputStream input, Path file, int bufferSize, CsvFormat format) {
+        this(input, file, bufferSize, 0, format);
     }
 
     /**
@@ -60,13 +68,24 @@ final class CsvRowReader implements AutoCloseable {
      * not 0, the line numbers in messages are found by counting the file's line breaks up to the
      * row in question, which only an error pays for.
      */
-    CsvRowReader(InputStream input, Path file, int bufferSize, long startOffset) {
+    CsvRowReader(InputStream input, Path file, int bufferSize, long startOffset, CsvFormat format) {
         this.input = requireNonNull(input, "input is null");
         this.file = requireNonNull(file, "file is null");
+        this.format = requireNonNull(format, "format is null");
+        this.delimiter = ascii(format.delimiter(), "delimiter");
+        this.quote = ascii(format.quote(), "quote");
+        this.escape = ascii(format.escape(), "escape");
         this.buffer = new byte[bufferSize];
         this.bufferOffset = startOffset;
         this.dataStart = startOffset;
         this.lineBase = startOffset == 0 ? 0 : -1;
+    }
+
+    private static byte ascii(char c, String what) {
+        if (c > 0x7f) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The CSV " + what + " must be an ASCII character, not '" + c + "'");
+        }
+        return (byte) c;
     }
 
     /**
@@ -137,7 +156,7 @@ final class CsvRowReader implements AutoCloseable {
             ensureFieldCapacity();
             int field = fieldCount++;
             escapes[field] = false;
-            if (i < limit && buffer[i] == QUOTE) {
+            if (i < limit && buffer[i] == quote) {
                 quoted[field] = true;
                 int contentStart = ++i;
                 while (true) {
@@ -145,11 +164,23 @@ final class CsvRowReader implements AutoCloseable {
                         return -1;
                     }
                     byte b = buffer[i];
-                    if (b == QUOTE) {
+                    if (b == escape && escape != quote) {
+                        if (i + 1 >= limit) {
+                            return -1;
+                        }
+                        if (buffer[i + 1] == LF) {
+                            line++;
+                            quotedLineBreak = true;
+                        }
+                        escapes[field] = true;
+                        i += 2;
+                        continue;
+                    }
+                    if (b == quote) {
                         if (i + 1 >= limit && !eof) {
                             return -1;
                         }
-                        if (i + 1 < limit && buffer[i + 1] == QUOTE) {
+                        if (escape == quote && i + 1 < limit && buffer[i + 1] == quote) {
                             escapes[field] = true;
                             i += 2;
                             continue;
@@ -173,7 +204,7 @@ final class CsvRowReader implements AutoCloseable {
                     return i;
                 }
                 byte after = buffer[i];
-                if (after == COMMA) {
+                if (after == delimiter) {
                     i++;
                     continue;
                 }
@@ -194,7 +225,7 @@ final class CsvRowReader implements AutoCloseable {
             starts[field] = i;
             while (i < limit) {
                 byte b = buffer[i];
-                if (b == COMMA || b == LF) {
+                if (b == delimiter || b == LF) {
                     break;
                 }
                 i++;
@@ -208,7 +239,7 @@ final class CsvRowReader implements AutoCloseable {
                 return i;
             }
             ends[field] = trimCr(starts[field], i);
-            if (buffer[i] == COMMA) {
+            if (buffer[i] == delimiter) {
                 i++;
                 if (i >= limit && eof) {
                     // a trailing comma at the very end: one more, empty field
@@ -297,7 +328,7 @@ final class CsvRowReader implements AutoCloseable {
         return quoted[field];
     }
 
-    /** The quoted field holds doubled quotes that {@link #unescape} collapses. */
+    /** The quoted field holds doubled quotes (or escapes) that {@link #unescape} collapses. */
     boolean escaped(int field) {
         return escapes[field];
     }
@@ -352,13 +383,22 @@ final class CsvRowReader implements AutoCloseable {
         return rowBytes;
     }
 
-    /** The current row's fields as strings, NULL (an empty unquoted field) as null. */
+    /** The current row's fields as strings, NULL (an unquoted NULL string, by default the empty field) as null. */
     List<String> values() {
         List<String> values = new ArrayList<>(fieldCount);
         for (int i = 0; i < fieldCount; i++) {
-            values.add(starts[i] == ends[i] && !quoted[i] ? null : text(i));
+            values.add(isNull(i) ? null : text(i));
         }
         return values;
+    }
+
+    /** Whether field {@code i} is NULL: unquoted and one of the format's NULL strings. */
+    boolean isNull(int field) {
+        return !quoted[field] && format.isNull(buffer, starts[field], ends[field]);
+    }
+
+    CsvFormat format() {
+        return format;
     }
 
     Path file() {
@@ -375,8 +415,13 @@ final class CsvRowReader implements AutoCloseable {
         byte[] out = scratch[0];
         int length = 0;
         for (int i = start; i < end; i++) {
+            if (escape != quote && buffer[i] == escape && i + 1 < end) {
+                i++;
+                out[length++] = buffer[i];
+                continue;
+            }
             out[length++] = buffer[i];
-            if (buffer[i] == QUOTE) {
+            if (escape == quote && buffer[i] == quote) {
                 i++;
             }
         }

@@ -33,7 +33,7 @@ final class CsvSample {
      * @param splittable whether a reader may start at any byte offset
      */
     static List<ColumnStatistics> statistics(Schema schema, List<List<String>> firstRows, List<CsvFile> ranges, long tableRows,
-            boolean splittable) {
+            boolean splittable, CsvFormat format) {
         List<Field> fields = schema.getFields();
         SampledColumns sample = new SampledColumns(fields.size());
         for (int c = 0; c < fields.size(); c++) {
@@ -41,7 +41,7 @@ final class CsvSample {
             sample.add(c, typed(fields.get(c), values.subList(0, Math.min(values.size(), SampledColumns.ROWS_PER_PART))));
         }
         if (splittable) {
-            offsets(ranges).forEach(range -> addRange(sample, fields, range));
+            offsets(ranges).forEach(range -> addRange(sample, fields, range, format));
         }
         List<ColumnStatistics> statistics = new ArrayList<>(fields.size());
         for (int c = 0; c < fields.size(); c++) {
@@ -73,10 +73,10 @@ final class CsvSample {
     }
 
     /** Reads a part from the start of {@code range}; a bad row ends the part (the scan reports it, naming the line). */
-    private static void addRange(SampledColumns sample, List<Field> fields, CsvFile range) {
+    private static void addRange(SampledColumns sample, List<Field> fields, CsvFile range, CsvFormat format) {
         List<List<String>> columns = new ArrayList<>(fields.size());
         fields.forEach(field -> columns.add(new ArrayList<>()));
-        try (CsvRowReader reader = range.openRange()) {
+        try (CsvRowReader reader = range.openRange(format)) {
             for (int row = 0; row < SampledColumns.ROWS_PER_PART && reader.nextRow() && reader.fieldCount() == fields.size(); row++) {
                 List<String> values = reader.values();
                 for (int c = 0; c < fields.size(); c++) {

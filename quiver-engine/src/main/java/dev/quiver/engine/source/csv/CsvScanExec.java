@@ -24,7 +24,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Leaf that parses CSV files. Each output partition reads whole files, chosen and balanced by
  * {@link CsvTable#scan}; every column of a row is checked for the field count, only the projected
- * ones are parsed.
+ * ones are parsed. Besides the common metrics each partition counts {@code scanned_bytes},
+ * {@code files_opened} and, with {@code ignore_errors}, {@code rows_skipped}.
  */
 public final class CsvScanExec extends AbstractExecutionPlan {
     private final String tableName;
@@ -33,12 +34,21 @@ public final class CsvScanExec extends AbstractExecutionPlan {
     private final List<Integer> projection;
     private final List<List<CsvFile>> partitions;
     private final double bytesPerRow;
+    private final CsvFormat format;
+
+    /** A scan of files in the default format (commas, a header). */
+    public CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow) {
+        this(tableName, tableSchema, projection, partitions, bytesPerRow, CsvFormat.DEFAULT);
+    }
 
     /**
-     * A scan of {@code partitions} (each a list of file byte ranges); {@code bytesPerRow} estimates
-     * rows from bytes. Public so that plan codecs and the distributed planner can rebuild it.
+     * A scan of {@code partitions} (each a list of file byte ranges) read as {@code format};
+     * {@code bytesPerRow} estimates rows from bytes. Public so that plan codecs and the distributed
+     * planner can rebuild it.
      */
-    public CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow) {
+    public CsvScanExec(String tableName, Schema tableSchema, List<Integer> projection, List<List<CsvFile>> partitions, double bytesPerRow,
+            CsvFormat format) {
+        this.format = requireNonNull(format, "format is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableSchema = requireNonNull(tableSchema, "tableSchema is null");
         this.projection = List.copyOf(requireNonNull(projection, "projection is null"));
@@ -56,7 +66,7 @@ public final class CsvScanExec extends AbstractExecutionPlan {
 
     /** This scan reading other byte ranges (a task's share), with the same table and projection. */
     public CsvScanExec withPartitions(List<List<CsvFile>> partitions) {
-        return new CsvScanExec(tableName, tableSchema, projection, partitions, bytesPerRow);
+        return new CsvScanExec(tableName, tableSchema, projection, partitions, bytesPerRow, format);
     }
 
     public Schema tableSchema() {
@@ -66,6 +76,10 @@ public final class CsvScanExec extends AbstractExecutionPlan {
     /** The file byte ranges of each partition. */
     public List<List<CsvFile>> partitions() {
         return partitions;
+    }
+
+    public CsvFormat format() {
+        return format;
     }
 
     public double bytesPerRow() {
@@ -123,7 +137,7 @@ public final class CsvScanExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), context.allocator(),
+        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format, context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }
@@ -133,6 +147,9 @@ public final class CsvScanExec extends AbstractExecutionPlan {
         return "CsvScanExec: table=" + tableName + ", files=" + partitions.stream().flatMap(List::stream).map(CsvFile::path).distinct().count()
                 + ", splits=" + partitions.stream().mapToInt(List::size).sum()
                 + ", partitions=" + partitions.size()
+                + (format.delimiter() == ',' ? "" : ", delimiter=" + (format.delimiter() == '\t' ? "\\t" : String.valueOf(format.delimiter())))
+                + (format.header() ? "" : ", header=false")
+                + (format.ignoreErrors() ? ", ignore_errors=true" : "")
                 + ", projection=[" + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + "]";
     }
 }

@@ -5,149 +5,155 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.source.files.DataFiles;
+import dev.quiver.engine.source.files.FileListing;
+import dev.quiver.engine.source.files.FileListing.ListedFile;
+import dev.quiver.engine.source.files.HivePartitions;
+import dev.quiver.engine.source.files.HivePartitions.Partitioning;
 import dev.quiver.engine.source.files.SplitAssigner;
+import dev.quiver.engine.source.files.StatisticsPruner;
 import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
+import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A table stored as one CSV file with a header line, or a directory of {@code .csv} files with the
- * same columns. The schema is given, or inferred from the first file's first
- * {@value #SAMPLE_ROWS} rows (see {@link CsvSchemaInference}). A scan split is one file, or a byte
+ * A table stored as CSV files: one file, a directory (every {@code .csv} or {@code .tsv} file
+ * below it) or a glob, possibly Hive-partitioned (the partition columns follow the files'
+ * columns), all with the same columns. How lines are read ({@link CsvFormat}) comes from the
+ * options ({@link CsvOptions}) or is sniffed from the first file ({@link CsvSniffer}: the
+ * delimiter, whether there is a header). The schema is given, or inferred from the first file's
+ * first {@code sample_size} rows ({@link CsvSchemaInference}). A scan split is one file, or a byte
  * range of about {@link #SPLIT_BYTES} of a larger file (a row belongs to the range it starts in)
  * unless the sample held a quoted line break. Row counts are estimates from the sampled row
  * width; they become exact only by reading.
  *
  * <p>A row with the wrong number of fields or a value that does not read as its column's type
- * fails the scan with a SOURCE_ERROR naming the file and the line.
+ * fails the scan with a SOURCE_ERROR naming the file and the line, or with {@code ignore_errors}
+ * is skipped and counted ({@code rows_skipped} in the scan's metrics).
  */
 public final class CsvTable implements TableSource {
-    public static final Set<String> EXTENSIONS = Set.of(".csv");
-    static final int SAMPLE_ROWS = 10_000;
+    public static final Set<String> EXTENSIONS = Set.of(".csv", ".tsv");
     /** Files larger than this are split into ranges of about this size, read by different partitions. */
     public static final long SPLIT_BYTES = 64L << 20;
 
     private final String name;
-    private final Path path;
+    private final String location;
     private final Schema schema;
+    private final int fileColumns;
+    private final CsvFormat format;
     private final List<CsvFile> files;
+    private final Partitioning partitioning;
     private final double bytesPerRow;
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private CsvTable(String name, Path path, Schema schema, List<CsvFile> files, Sample sample, boolean splittable) {
+    private CsvTable(String name, String location, Schema fileSchema, CsvFormat format, List<CsvFile> files, Partitioning partitioning,
+            CsvFirstFile.Sample sample, boolean splittable) {
         this.name = name;
-        this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
-        this.path = path;
-        this.schema = schema;
+        this.location = location;
+        this.format = format;
+        this.fileColumns = fileSchema.getFields().size();
+        List<Field> fields = new ArrayList<>(fileSchema.getFields());
+        fields.addAll(partitioning.columns());
+        this.schema = new Schema(fields);
         this.files = List.copyOf(files);
+        this.partitioning = partitioning;
         this.bytesPerRow = sample.bytesPerRow();
         long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
         long rows = estimateRows(bytes);
-        this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), CsvSample.statistics(schema, sample.columns(), files, rows, splittable));
+        List<ColumnStatistics> columns = new ArrayList<>(CsvSample.statistics(fileSchema, sample.columns(), files, rows, splittable, format));
+        for (ColumnStatistics partition : partitioning.statistics(files.stream().map(CsvFile::path).distinct().toList())) {
+            columns.add(new ColumnStatistics(Estimate.absent(), partition.distinctCount(), partition.min(), partition.max(), true));
+        }
+        this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), columns);
+        Path directory = Path.of(location);
+        this.uniqueKeys = !FileListing.isPattern(location) && Files.isDirectory(directory) ? TableProperties.uniqueKeys(directory, schema) : List.of();
     }
 
-    /**
-     * Opens a CSV file or a directory of {@code .csv} files, each with a header line.
-     *
-     * @param schema the columns, or empty to infer them from the first file
-     * @throws QuiverException SOURCE_ERROR naming the file for a missing path, an empty or binary
-     *     file, a header whose number of columns differs from the schema's
-     */
+    /** Opens a CSV file (or every {@code .csv} file below a directory) whose first line is a header. */
     public static CsvTable open(String name, Path path, Optional<Schema> schema) {
         return open(name, path, schema, SPLIT_BYTES);
     }
 
     static CsvTable open(String name, Path path, Optional<Schema> schema, long splitBytes) {
-        requireNonNull(name, "name is null");
         requireNonNull(path, "path is null");
+        CsvOptions headed = new CsvOptions(Optional.empty(), '"', '"', Optional.of(true), 0, List.of(""), false,
+                CsvOptions.DEFAULT_SAMPLE_ROWS, false, CsvOptions.DEFAULTS.files());
+        return open(name, List.of(path.toString()), schema, headed, splitBytes);
+    }
+
+    /**
+     * Opens the CSV files of {@code locations} (files, directories, globs).
+     *
+     * @param schema the columns, or empty to infer them from the first file
+     * @throws QuiverException SOURCE_ERROR naming the file for a missing path, a pattern matching
+     *     nothing, an empty or binary file, a header whose number of columns differs from the
+     *     schema's, a row with the wrong number of fields in the sample
+     */
+    public static CsvTable open(String name, List<String> locations, Optional<Schema> schema, CsvOptions options) {
+        return open(name, locations, schema, options, SPLIT_BYTES);
+    }
+
+    static CsvTable open(String name, List<String> locations, Optional<Schema> schema, CsvOptions options, long splitBytes) {
+        requireNonNull(name, "name is null");
         requireNonNull(schema, "schema is null");
-        List<Path> paths = DataFiles.list(path, EXTENSIONS, "CSV");
-        List<CsvFile> files = new ArrayList<>(paths.size());
-        Schema tableSchema = null;
-        Sample tableSample = null;
-        boolean splittable = true;
-        for (Path file : paths) {
-            try (CsvRowReader reader = CsvFile.open(file)) {
-                List<String> header = header(reader);
-                if (tableSchema == null) {
-                    Sample sample = sample(reader, header.size());
-                    tableSample = sample;
-                    // a quoted line break would make a line start inside a field: such files are read whole
-                    splittable = !reader.sawQuotedLineBreak();
-                    tableSchema = schema.orElseGet(() -> new Schema(CsvSchemaInference.infer(CsvSchemaInference.columnNames(header), sample.columns())));
-                    tableSchema.getFields().forEach(field -> CsvColumnKind.of(field, file.toString()));
-                }
-                if (header.size() != tableSchema.getFields().size()) {
-                    throw new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " line 1: the header has " + header.size()
-                            + " columns, but the table has " + tableSchema.getFields().size() + " (" + columnList(tableSchema) + ")");
-                }
+        requireNonNull(options, "options is null");
+        if (options.files().unionByName()) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "union_by_name is not supported for CSV files; read files with the same columns");
+        }
+        List<ListedFile> listed = FileListing.list(locations, EXTENSIONS, "CSV");
+        List<Path> paths = listed.stream().map(ListedFile::path).toList();
+        CsvFirstFile first = CsvFirstFile.read(paths.get(0), schema, options);
+        Schema fileSchema = first.schema();
+        Set<String> fileNames = fileSchema.getFields().stream().map(f -> f.getName().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        Partitioning partitioning = HivePartitions.of(paths, options.files().hivePartitioning(), options.files().hiveTypesAutocast()).without(fileNames);
+        List<CsvFile> files = new ArrayList<>();
+        for (ListedFile file : listed) {
+            if (file != listed.get(0)) {
+                checkHeader(file.path(), first.format(), fileSchema);
             }
-            long size = DataFiles.size(file);
-            long ranges = splittable ? Math.max(1, size / splitBytes) : 1;
+            long size = file.bytes();
+            long ranges = first.splittable() ? Math.max(1, size / splitBytes) : 1;
+            List<Object> values = partitioning.valuesOf(file.path());
             for (long r = 0; r < ranges; r++) {
-                files.add(new CsvFile(file, size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges));
+                files.add(new CsvFile(file.path(), size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges, values));
             }
         }
-        return new CsvTable(name, path, tableSchema, files, tableSample, splittable);
+        return new CsvTable(name, String.join(", ", locations), fileSchema, first.format(), files, partitioning, first.sample(), first.splittable());
     }
 
-    private static List<String> header(CsvRowReader reader) {
-        if (!reader.nextRow()) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + reader.file() + " is empty: it needs a header line naming the columns");
-        }
-        List<String> header = reader.values();
-        checkText(reader, header);
-        return header.stream().map(value -> value == null ? "" : value).toList();
-    }
-
-    private record Sample(List<List<String>> columns, double bytesPerRow) {}
-
-    private static Sample sample(CsvRowReader reader, int columnCount) {
-        List<List<String>> columns = new ArrayList<>(columnCount);
-        for (int c = 0; c < columnCount; c++) {
-            columns.add(new ArrayList<>());
-        }
-        long bytes = 0;
-        int rows = 0;
-        while (rows < SAMPLE_ROWS && reader.nextRow()) {
-            if (reader.fieldCount() != columnCount) {
-                throw reader.rowError("expected " + columnCount + " fields as in the header, found " + reader.fieldCount());
+    /** A later file's first row: its header must have the table's number of columns (so must its first row without one). */
+    private static void checkHeader(Path file, CsvFormat format, Schema schema) {
+        try (CsvRowReader reader = CsvFile.open(file, format)) {
+            for (long row = 0; row < format.skipRows(); row++) {
+                reader.nextRow();
             }
-            List<String> values = reader.values();
-            checkText(reader, values);
-            for (int c = 0; c < columnCount; c++) {
-                columns.get(c).add(values.get(c));
+            if (!reader.nextRow()) {
+                if (format.header()) {
+                    throw new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " is empty: it needs a header line naming the columns");
+                }
+                return;
             }
-            bytes += reader.rowBytes();
-            rows++;
-        }
-        return new Sample(columns, rows == 0 ? 0 : (double) bytes / rows);
-    }
-
-    /** A binary file shows itself by NUL characters, which no CSV text holds. */
-    private static void checkText(CsvRowReader reader, List<String> values) {
-        for (String value : values) {
-            if (value != null && value.indexOf('\0') >= 0) {
-                throw reader.rowError("holds NUL bytes; it is not a text CSV file");
+            int columns = schema.getFields().size();
+            if (reader.fieldCount() != columns && !(format.ignoreErrors() && !format.header())) {
+                throw new QuiverException(ErrorCode.SOURCE_ERROR, "CSV file " + file + " line " + reader.rowLine() + ": the "
+                        + (format.header() ? "header" : "first row") + " has " + reader.fieldCount() + " columns, but the table has " + columns
+                        + " (" + String.join(", ", schema.getFields().stream().map(Field::getName).toList()) + ")");
             }
         }
-    }
-
-    private static String columnList(Schema schema) {
-        return String.join(", ", schema.getFields().stream().map(Field::getName).toList());
     }
 
     private long estimateRows(long bytes) {
@@ -159,12 +165,23 @@ public final class CsvTable implements TableSource {
         return name;
     }
 
-    public Path path() {
-        return path;
+    /** The location as given (paths or patterns, comma-separated). */
+    public String location() {
+        return location;
     }
 
     public List<Path> files() {
         return files.stream().map(CsvFile::path).distinct().toList();
+    }
+
+    /** How the files' lines are read: given or sniffed delimiter, header, NULL strings. */
+    public CsvFormat format() {
+        return format;
+    }
+
+    /** The Hive partition columns (the last columns of the schema), empty when the table is not partitioned. */
+    public List<Field> partitionColumns() {
+        return partitioning.columns();
     }
 
     @Override
@@ -187,12 +204,30 @@ public final class CsvTable implements TableSource {
     public ExecutionPlan scan(ScanRequest request) {
         List<Integer> projection = request.projection()
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
-        List<List<CsvFile>> partitions = SplitAssigner.assign(files, CsvFile::bytes, request.targetPartitions());
-        return new CsvScanExec(name, schema, projection, partitions, bytesPerRow);
+        List<CsvFile> kept = files.stream().filter(file -> !partitionRuledOut(request, file)).toList();
+        List<List<CsvFile>> partitions = SplitAssigner.assign(kept, CsvFile::bytes, request.targetPartitions());
+        return new CsvScanExec(name, schema, projection, partitions, bytesPerRow, format);
+    }
+
+    /** Whether the filters rule out the file's Hive partition, judged from its values alone. */
+    private boolean partitionRuledOut(ScanRequest request, CsvFile file) {
+        if (partitioning.columns().isEmpty() || request.filters().isEmpty()) {
+            return false;
+        }
+        List<ColumnStatistics> columns = new ArrayList<>(schema.getFields().size());
+        for (int c = 0; c < fileColumns; c++) {
+            columns.add(ColumnStatistics.unknown());
+        }
+        for (Object value : file.partitionValues()) {
+            columns.add(value == null
+                    ? new ColumnStatistics(Estimate.exact(1), Estimate.exact(0), Optional.empty(), Optional.empty(), true)
+                    : new ColumnStatistics(Estimate.exact(0), Estimate.exact(1), Optional.of(value), Optional.of(value), true));
+        }
+        return StatisticsPruner.canSkip(request.filters(), columns, 1);
     }
 
     @Override
     public String toString() {
-        return "csv(" + path + ")." + name;
+        return "csv(" + location + ")." + name;
     }
 }

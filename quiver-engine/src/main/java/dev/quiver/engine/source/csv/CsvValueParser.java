@@ -28,7 +28,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * Reads the fields of one CSV column straight from the row reader's bytes into an Arrow vector:
  * integers, decimals and dates are parsed from the bytes; only doubles and timestamps go through
- * a string. An empty unquoted field is NULL; a quoted empty field is an empty VARCHAR.
+ * a string. An unquoted field that is one of the format's NULL strings (by default the empty
+ * field) is NULL; a quoted field never is (a quoted empty field is an empty VARCHAR).
  */
 final class CsvValueParser {
     private static final long[] POWERS_OF_TEN = new long[19];
@@ -68,9 +69,9 @@ final class CsvValueParser {
         byte[] bytes = row.buffer();
         int start = row.start(fieldIndex);
         int end = row.end(fieldIndex);
-        if (start == end && !row.quoted(fieldIndex)) {
+        if (row.isNull(fieldIndex)) {
             if (!field.isNullable()) {
-                throw bad(row, fieldIndex, "is empty (NULL), but the column is NOT NULL");
+                throw bad(row, fieldIndex, "is NULL, but the column is NOT NULL");
             }
             vector.setNull(index);
             return;
@@ -109,18 +110,22 @@ final class CsvValueParser {
         if (i == end || end - i > 19) {
             throw bad(row, fieldIndex, "is not an integer");
         }
+        // accumulated as a negative number: Long.MIN_VALUE has no positive counterpart
         long value = 0;
         for (; i < end; i++) {
             int digit = bytes[i] - '0';
             if (digit < 0 || digit > 9) {
                 throw bad(row, fieldIndex, "is not an integer");
             }
-            value = value * 10 + digit;
-            if (value < 0) {
+            if (value < (Long.MIN_VALUE + digit) / 10) {
                 throw bad(row, fieldIndex, "is out of range for BIGINT");
             }
+            value = value * 10 - digit;
         }
-        return negative ? -value : value;
+        if (!negative && value == Long.MIN_VALUE) {
+            throw bad(row, fieldIndex, "is out of range for BIGINT");
+        }
+        return negative ? value : -value;
     }
 
     private double parseDouble(CsvRowReader row, int fieldIndex) {

@@ -4,7 +4,6 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.arrow.ArrowTable;
 import dev.quiver.engine.source.csv.CsvTable;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /** The file formats Quiver reads tables from and writes TPC-H datasets in. */
 public enum FileFormat {
@@ -50,6 +48,33 @@ public enum FileFormat {
         };
     }
 
+    /**
+     * The format of a table location: a pattern or file by its extension ({@code data/*.parquet}),
+     * a directory by the extension of its files, a pattern without an extension by the files it
+     * matches; several locations by the first.
+     */
+    public static FileFormat detect(List<String> locations) {
+        if (locations.isEmpty()) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "No file given");
+        }
+        String location = locations.get(0);
+        if (!FileListing.isPattern(location)) {
+            return detect(Path.of(location));
+        }
+        String last = location.substring(location.lastIndexOf('/') + 1);
+        FileFormat format = FileListing.isPattern(DataFiles.extension(last)) ? null : byExtension(DataFiles.extension(last));
+        if (format != null) {
+            return format;
+        }
+        List<FileListing.ListedFile> files = FileListing.list(List.of(location), Set.of(), "data");
+        format = byExtension(DataFiles.extension(files.get(0).path().getFileName().toString()));
+        if (format == null) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cannot tell the format of " + files.get(0).path() + " (matched by '"
+                    + location + "') from its extension; name the files .parquet, .arrow, .feather or .csv, or use read_parquet, read_csv");
+        }
+        return format;
+    }
+
     /** The format of a file by its extension, or of a directory by the extension of the files in it. */
     public static FileFormat detect(Path path) {
         if (!Files.exists(path)) {
@@ -64,15 +89,14 @@ public enum FileFormat {
             return format;
         }
         Set<FileFormat> found = new TreeSet<>();
-        try (Stream<Path> entries = Files.list(path)) {
-            entries.filter(Files::isRegularFile)
-                    .map(file -> file.getFileName().toString())
-                    .filter(name -> !name.startsWith(".") && !name.startsWith("_"))
-                    .map(name -> byExtension(DataFiles.extension(name)))
-                    .filter(format -> format != null)
+        Set<String> known = new TreeSet<>();
+        Arrays.stream(values()).forEach(format -> known.addAll(format.extensions));
+        try {
+            FileListing.list(List.of(path.toString()), known, "data").stream()
+                    .map(file -> byExtension(DataFiles.extension(file.path().getFileName().toString())))
                     .forEach(found::add);
-        } catch (IOException e) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot list directory " + path + ": " + e.getMessage(), e);
+        } catch (QuiverException e) {
+            // a directory without data files: reported below
         }
         if (found.size() != 1) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cannot tell the format of directory " + path + ": it holds "

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.arrow.ArrowTable;
+import dev.quiver.engine.source.csv.CsvOptions;
 import dev.quiver.engine.source.csv.CsvTable;
 import dev.quiver.engine.source.parquet.ParquetTable;
 import dev.quiver.engine.spi.TableSource;
@@ -27,21 +28,56 @@ public final class FileTables {
      *     infer them (CSV); for Parquet and Arrow, given columns must match the files'
      */
     public static TableSource open(String name, Path path, Optional<FileFormat> format, Optional<Schema> columns) {
-        requireNonNull(name, "name is null");
         requireNonNull(path, "path is null");
-        FileFormat actual = format.orElseGet(() -> FileFormat.detect(path));
+        return open(name, List.of(path.toString()), format, columns, FileOptions.NONE);
+    }
+
+    /**
+     * Opens the table made of the files of {@code locations} (files, directories, globs; see
+     * {@link FileListing}), as {@code read_parquet}, {@code read_csv} and
+     * {@code CREATE EXTERNAL TABLE ... OPTIONS (...)} do.
+     *
+     * @param format the format, or empty to detect it from the extension ({@link FileFormat#detect(List)})
+     * @param options the format's options ({@link MultiFileOptions} for every format, the CSV
+     *     options for CSV); an option the format does not know is INVALID_ARGUMENT
+     */
+    public static TableSource open(String name, List<String> locations, Optional<FileFormat> format, Optional<Schema> columns, FileOptions options) {
+        requireNonNull(name, "name is null");
+        requireNonNull(locations, "locations is null");
+        requireNonNull(options, "options is null");
+        FileFormat actual = format.orElseGet(() -> FileFormat.detect(locations));
+        String where = actual.name().toLowerCase(java.util.Locale.ROOT) + " files";
         TableSource table = switch (actual) {
-            case PARQUET -> ParquetTable.open(name, path);
-            case ARROW -> ArrowTable.open(name, path);
-            case CSV -> CsvTable.open(name, path, columns);
+            case PARQUET -> {
+                MultiFileOptions multi = MultiFileOptions.from(options);
+                options.checkAllRead(where);
+                yield ParquetTable.open(name, locations, multi);
+            }
+            case ARROW -> {
+                options.checkAllRead(where);
+                yield ArrowTable.open(name, Path.of(single(locations, actual)));
+            }
+            case CSV -> {
+                CsvOptions csv = CsvOptions.from(options);
+                options.checkAllRead(where);
+                yield CsvTable.open(name, locations, columns, csv);
+            }
         };
         if (actual != FileFormat.CSV && columns.isPresent()) {
-            checkColumns(table, columns.get(), path);
+            checkColumns(table, columns.get(), String.join(", ", locations));
         }
         return table;
     }
 
-    private static void checkColumns(TableSource table, Schema declared, Path path) {
+    private static String single(List<String> locations, FileFormat format) {
+        if (locations.size() != 1 || FileListing.isPattern(locations.get(0))) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, format + " tables are read from one file or directory, not "
+                    + String.join(", ", locations));
+        }
+        return locations.get(0);
+    }
+
+    private static void checkColumns(TableSource table, Schema declared, String path) {
         List<Field> actual = table.schema().getFields();
         List<Field> expected = declared.getFields();
         boolean same = actual.size() == expected.size();

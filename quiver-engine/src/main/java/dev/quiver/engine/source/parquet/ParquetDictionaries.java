@@ -30,17 +30,17 @@ final class ParquetDictionaries {
      * which it does when the dictionary grows too large; absent without a dictionary or when the
      * footer does not say which pages use it.
      */
-    static List<Estimate[]> sizes(Path file, List<BlockMetaData> blocks, int columns) {
+    static List<Estimate[]> sizes(Path file, List<BlockMetaData> blocks, List<ParquetColumn> fileColumns) {
+        int columns = fileColumns.size();
         List<Estimate[]> sizes = new ArrayList<>(blocks.size());
         SeekableInputStream stream = null;
         try {
             for (BlockMetaData block : blocks) {
                 Estimate[] row = absent(columns);
-                List<ColumnChunkMetaData> chunks = block.getColumns();
-                for (int c = 0; c < columns && c < chunks.size(); c++) {
-                    ColumnChunkMetaData chunk = chunks.get(c);
-                    EncodingStats encodings = chunk.getEncodingStats();
-                    if (!hasDictionaryPage(chunk) || encodings == null) {
+                for (int c = 0; c < columns; c++) {
+                    ColumnChunkMetaData chunk = fileColumns.get(c).isNested() ? null : ParquetFooter.chunk(block, fileColumns.get(c));
+                    EncodingStats encodings = chunk == null ? null : chunk.getEncodingStats();
+                    if (chunk == null || !hasDictionaryPage(chunk) || encodings == null) {
                         continue;
                     }
                     if (encodings.hasNonDictionaryEncodedPages()) {
@@ -61,7 +61,7 @@ final class ParquetDictionaries {
             return sizes;
         } catch (IOException | RuntimeException e) {
             // statistics are optional: a damaged page is reported by the scan that reads it, naming the row group
-            return blocks.stream().map(block -> absent(columns)).toList();
+            return blocks.stream().map(block -> absent(fileColumns.size())).toList();
         } finally {
             closeQuietly(stream);
         }

@@ -1,5 +1,6 @@
 package dev.quiver.engine.source.parquet;
 
+import dev.quiver.engine.source.files.StatsValues;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.DistinctEstimator;
 import dev.quiver.engine.stats.Estimate;

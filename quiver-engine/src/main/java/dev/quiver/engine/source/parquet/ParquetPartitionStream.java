@@ -6,14 +6,18 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -24,7 +28,6 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -33,7 +36,9 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Reads the row groups of one scan partition in order, {@code batchSize} rows at a time, decoding
- * only the projected columns. A file stays open while consecutive row groups come from it.
+ * only the projected columns. A file stays open while consecutive row groups come from it. A
+ * projected Hive partition column is the row group's value repeated; a column the file lacks
+ * ({@code union_by_name}) is NULL; a file column of a narrower type than the table's is cast.
  *
  * <p>States: no row group (open the next one, or end) → in a row group (decode a batch; when its
  * rows are used up, back to no row group) → closed.
@@ -55,28 +60,39 @@ final class ParquetPartitionStream implements BatchStream {
     };
 
     private final Schema schema;
+    private final int[] tableColumns;
+    private final int fileColumns;
     private final List<ParquetRowGroup> rowGroups;
     private final BufferAllocator allocator;
     private final int batchSize;
     private final PartitionMetrics metrics;
-    private final AtomicLong rowGroupsRead;
+    private final ScanCounters counters;
     private int nextRowGroup;
     private ParquetFileReader file;
     private Path filePath;
+    /** Per output column: the file's column, or null for a partition column or one the file lacks. */
     private ParquetColumn[] columns;
     private ColumnReader[] readers;
     private PageColumnReader[] pageReaders;
+    private NestedColumnReader[] nestedReaders;
     private ParquetRowGroup current;
     private long remaining;
     private boolean closed;
 
-    ParquetPartitionStream(Schema schema, List<ParquetRowGroup> rowGroups, BufferAllocator allocator, int batchSize,
-            PartitionMetrics metrics, AtomicLong rowGroupsRead) {
-        this.schema = requireNonNull(schema, "schema is null");
+    /**
+     * @param tableSchema the table's columns: file columns, then {@code partitionColumns} partition columns
+     * @param projection the table columns to produce, in order
+     */
+    ParquetPartitionStream(Schema tableSchema, List<Integer> projection, int partitionColumns, List<ParquetRowGroup> rowGroups,
+            BufferAllocator allocator, int batchSize, PartitionMetrics metrics, ScanCounters counters) {
+        requireNonNull(tableSchema, "tableSchema is null");
+        this.tableColumns = projection.stream().mapToInt(Integer::intValue).toArray();
+        this.schema = new Schema(projection.stream().map(tableSchema.getFields()::get).toList());
+        this.fileColumns = tableSchema.getFields().size() - partitionColumns;
         this.rowGroups = List.copyOf(requireNonNull(rowGroups, "rowGroups is null"));
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        this.rowGroupsRead = requireNonNull(rowGroupsRead, "rowGroupsRead is null");
+        this.counters = requireNonNull(counters, "counters is null");
         this.batchSize = batchSize;
     }
 
@@ -115,44 +131,69 @@ final class ParquetPartitionStream implements BatchStream {
                 openFile(rowGroup.file());
             }
             remaining = rowGroup.rowCount();
-            if (columns.length > 0) {
+            readers = new ColumnReader[columns.length];
+            pageReaders = new PageColumnReader[columns.length];
+            nestedReaders = new NestedColumnReader[columns.length];
+            MessageType requested = requestedSchema();
+            if (requested.getFieldCount() > 0) {
                 PageReadStore pages = file.readRowGroup(rowGroup.index());
-                MessageType requested = requestedSchema();
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, NO_CONVERTER, requested, file.getFooter().getFileMetaData().getCreatedBy());
                 BlockMetaData block = file.getFooter().getBlocks().get(rowGroup.index());
-                readers = new ColumnReader[columns.length];
-                pageReaders = new PageColumnReader[columns.length];
+                counters.addBytesRead(compressedBytes(block));
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, NO_CONVERTER, requested, file.getFooter().getFileMetaData().getCreatedBy());
                 for (int c = 0; c < columns.length; c++) {
                     ParquetColumn column = columns[c];
-                    if (PageColumnReader.supports(column, encodings(block, column))) {
+                    if (column == null) {
+                        continue;
+                    }
+                    if (column.isNested()) {
+                        nestedReaders[c] = new NestedColumnReader(column, store);
+                    } else if (PageColumnReader.supports(column, encodings(block, column))) {
                         pageReaders[c] = new PageColumnReader(pages.getPageReader(column.descriptor()), column);
                     } else {
                         readers[c] = store.getColumnReader(column.descriptor());
                     }
                 }
             }
-            rowGroupsRead.incrementAndGet();
+            counters.addRowGroupRead();
         } catch (IOException | RuntimeException e) {
             throw failure(e);
         }
+    }
+
+    /** Compressed bytes of the chunks this scan reads from a row group. */
+    private long compressedBytes(BlockMetaData block) {
+        long bytes = 0;
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            for (ParquetColumn column : columns) {
+                if (column != null && column.contains(chunk.getPath())) {
+                    bytes += chunk.getTotalSize();
+                    break;
+                }
+            }
+        }
+        return bytes;
     }
 
     private void openFile(Path path) throws IOException {
         closeFile();
         filePath = path;
         file = ParquetFiles.openReader(path);
-        List<ParquetColumn> fileColumns = ParquetSchemas.columns(file.getFooter().getFileMetaData().getSchema(), path.toString());
+        counters.addFileOpened();
+        List<ParquetColumn> fileColumnList = ParquetSchemas.columns(file.getFooter().getFileMetaData().getSchema(), path.toString());
         Map<String, ParquetColumn> byName = new HashMap<>();
-        for (ParquetColumn column : fileColumns) {
-            byName.put(column.name(), column);
+        for (ParquetColumn column : fileColumnList) {
+            byName.put(column.name().toLowerCase(Locale.ROOT), column);
         }
-        columns = new ParquetColumn[schema.getFields().size()];
+        columns = new ParquetColumn[tableColumns.length];
         for (int c = 0; c < columns.length; c++) {
+            if (tableColumns[c] >= fileColumns) {
+                continue; // a partition column
+            }
             Field field = schema.getFields().get(c);
-            ParquetColumn column = byName.get(field.getName());
-            if (column == null || !column.field().getType().equals(field.getType())) {
+            ParquetColumn column = byName.get(field.getName().toLowerCase(Locale.ROOT));
+            if (column != null && !column.field().getType().equals(field.getType()) && !ParquetCasts.canCast(column.field(), field)) {
                 throw new QuiverException(ErrorCode.SOURCE_ERROR, "Parquet file " + path + " changed since the table was opened: column '"
-                        + field.getName() + "' is " + (column == null ? "missing" : "now of type " + column.field().getType()));
+                        + field.getName() + "' is now of type " + QuiverTypes.sqlName(column.field().getType()));
             }
             columns[c] = column;
         }
@@ -160,40 +201,58 @@ final class ParquetPartitionStream implements BatchStream {
     }
 
     private static Set<Encoding> encodings(BlockMetaData block, ParquetColumn column) {
-        for (ColumnChunkMetaData chunk : block.getColumns()) {
-            if (chunk.getPath().equals(ColumnPath.get(column.descriptor().getPath()))) {
-                return chunk.getEncodings();
-            }
-        }
-        return Set.of(Encoding.DELTA_BINARY_PACKED); // unknown: let parquet-java decode it
+        ColumnChunkMetaData chunk = ParquetFooter.chunk(block, column);
+        return chunk == null ? Set.of(Encoding.DELTA_BINARY_PACKED) : chunk.getEncodings(); // unknown: let parquet-java decode it
     }
 
     private MessageType requestedSchema() {
         MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
-        Type[] fields = new Type[columns.length];
-        for (int c = 0; c < columns.length; c++) {
-            fields[c] = fileSchema.getType(columns[c].name());
+        List<Type> fields = new ArrayList<>();
+        for (ParquetColumn column : columns) {
+            if (column != null && fields.stream().noneMatch(f -> f.getName().equals(column.type().getName()))) {
+                fields.add(fileSchema.getType(column.type().getName()));
+            }
         }
         return new MessageType(fileSchema.getName(), fields);
     }
 
     private VectorSchemaRoot decode(int count) {
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator);
+        List<FieldVector> vectors = new ArrayList<>(columns.length);
         try {
             for (int c = 0; c < columns.length; c++) {
-                ParquetColumn column = columns[c];
-                if (pageReaders[c] != null) {
-                    pageReaders[c].read(batch.getVector(c), count);
-                } else {
-                    ColumnDecoder.decode(column.kind(), readers[c], column.descriptor().getMaxDefinitionLevel(), batch.getVector(c), count);
-                }
+                vectors.add(column(c, count));
             }
-            batch.setRowCount(count);
-            return batch;
+            return new VectorSchemaRoot(schema.getFields(), vectors, count);
         } catch (RuntimeException e) {
-            batch.close();
+            vectors.forEach(FieldVector::close);
             throw failure(e);
         }
+    }
+
+    /** Output column {@code c} for the next {@code count} rows. */
+    private FieldVector column(int c, int count) {
+        Field field = schema.getFields().get(c);
+        if (tableColumns[c] >= fileColumns) {
+            return ParquetCasts.constant(field, current.partitionValues().get(tableColumns[c] - fileColumns), count, allocator);
+        }
+        ParquetColumn column = columns[c];
+        if (column == null) {
+            return ParquetCasts.constant(field, null, count, allocator);
+        }
+        FieldVector vector = column.field().createVector(allocator);
+        try {
+            if (nestedReaders[c] != null) {
+                nestedReaders[c].read(vector, count);
+            } else if (pageReaders[c] != null) {
+                pageReaders[c].read(vector, count);
+            } else {
+                ColumnDecoder.decode(column.kind(), readers[c], column.descriptor().getMaxDefinitionLevel(), vector, count);
+            }
+        } catch (RuntimeException e) {
+            vector.close();
+            throw e;
+        }
+        return column.field().getType().equals(field.getType()) ? vector : ParquetCasts.cast(vector, field, count, allocator);
     }
 
     private QuiverException failure(Exception e) {
@@ -207,6 +266,7 @@ final class ParquetPartitionStream implements BatchStream {
     private void closeFile() {
         readers = null;
         pageReaders = null;
+        nestedReaders = null;
         if (file != null) {
             try {
                 file.close();

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.stats.ColumnStatistics;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -12,14 +14,25 @@ import java.util.List;
  * @param file the Parquet file
  * @param index the row group's position in the file's footer
  * @param rowCount exact number of rows
- * @param columns statistics of each table column in this row group, from the footer
- * @param columnBytes uncompressed bytes of each table column's chunk
+ * @param columns statistics of each table column in this row group, from the footer (a partition
+ *     column's single value; NULLs only for a column the file lacks)
+ * @param columnBytes uncompressed bytes of each table column's chunks (0 for a partition column)
+ * @param partitionValues the file's values of the table's Hive partition columns, in order (null
+ *     for NULL); empty for an unpartitioned table
  */
-public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
+public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes,
+        List<Object> partitionValues) {
     public ParquetRowGroup {
         requireNonNull(file, "file is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(columnBytes, "columnBytes is null");
+        // values may be NULL, which List.copyOf refuses
+        partitionValues = Collections.unmodifiableList(new ArrayList<>(requireNonNull(partitionValues, "partitionValues is null")));
+    }
+
+    /** A row group of an unpartitioned table. */
+    public ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
+        this(file, index, rowCount, columns, columnBytes, List.of());
     }
 
     /** Uncompressed bytes of the given table columns (all columns when empty). */

@@ -11,6 +11,7 @@ import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.source.files.ScanCounters;
 import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
@@ -27,7 +28,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the pushed filters were dropped at planning and are counted as pruned. The filters are only a
  * hint: the engine still applies them above this node.
  *
- * <p>Besides the common metrics, {@link #rowGroupsRead()} counts row groups opened by executions.
+ * <p>Besides the common metrics, each partition counts {@code scanned_bytes} (compressed column
+ * chunks read) and {@code files_opened} ({@link ScanCounters}), and {@link #rowGroupsRead()}
+ * counts row groups opened by executions.
  */
 public final class ParquetScanExec extends AbstractExecutionPlan {
     private final String tableName;
@@ -155,15 +158,27 @@ public final class ParquetScanExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        ParquetPartitionStream stream = new ParquetPartitionStream(schema, partitions.get(partition), context.allocator(),
-                context.batchSize(), metrics().partition(partition), rowGroupsRead);
+        ParquetPartitionStream stream = new ParquetPartitionStream(tableSchema, projection, partitionColumns(), partitions.get(partition),
+                context.allocator(), context.batchSize(), metrics().partition(partition),
+                new ScanCounters(metrics().partition(partition), rowGroupsRead));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
+    }
+
+    /** The number of Hive partition columns at the end of the table schema (every row group carries their values). */
+    private int partitionColumns() {
+        return partitions.stream().flatMap(List::stream).findFirst().map(rowGroup -> rowGroup.partitionValues().size()).orElse(0);
+    }
+
+    /** Files this scan reads (those of the row groups left after pruning). */
+    public long filesScanned() {
+        return partitions.stream().flatMap(List::stream).map(ParquetRowGroup::file).distinct().count();
     }
 
     @Override
     public String displayLine() {
+        long scanned = filesScanned();
         StringBuilder line = new StringBuilder("ParquetScanExec: table=").append(tableName)
-                .append(", files=").append(fileCount)
+                .append(", files=").append(scanned < fileCount ? scanned + "/" + fileCount : Long.toString(fileCount))
                 .append(", row_groups=").append(rowGroupsScanned()).append('/').append(rowGroupsTotal)
                 .append(", partitions=").append(partitions.size())
                 .append(", projection=[").append(schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", "))).append(']');

@@ -39,7 +39,7 @@ final class ParquetSchemas {
             ValueKind kind = kind(primitive, file);
             ArrowType arrow = arrowType(primitive, kind);
             boolean nullable = !type.isRepetition(Type.Repetition.REQUIRED);
-            columns.add(new ParquetColumn(QuiverTypes.field(type.getName(), arrow, nullable),
+            columns.add(new ParquetColumn(QuiverTypes.field(type.getName(), arrow, nullable), type,
                     schema.getColumnDescription(new String[] {type.getName()}), kind));
         }
         return columns;
@@ -124,6 +124,7 @@ final class ParquetSchemas {
             }
             case STRING -> QuiverTypes.UTF8;
             case TIMESTAMP_MILLIS, TIMESTAMP_MICROS, TIMESTAMP_NANOS -> QuiverTypes.TIMESTAMP;
+            case NESTED -> throw new IllegalArgumentException("a nested column has no primitive type");
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.quiver.engine.source.parquet;
 
+import dev.quiver.engine.source.files.StatsValues;
 import dev.quiver.engine.source.parquet.ParquetColumn.ValueKind;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
@@ -57,6 +58,7 @@ final class ParquetStatistics {
             case STRING -> ((Binary) raw).toStringUsingUTF8();
             case TIMESTAMP_MILLIS -> Math.multiplyExact((Long) raw, 1000L);
             case TIMESTAMP_NANOS -> Math.floorDiv((Long) raw, 1000L);
+            case NESTED -> null;
         };
     }
 

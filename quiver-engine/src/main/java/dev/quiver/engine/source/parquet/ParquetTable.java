@@ -2,152 +2,147 @@ package dev.quiver.engine.source.parquet;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.source.files.FileListing;
+import dev.quiver.engine.source.files.FileListing.ListedFile;
+import dev.quiver.engine.source.files.HivePartitions;
+import dev.quiver.engine.source.files.HivePartitions.Partitioning;
+import dev.quiver.engine.source.files.MultiFileOptions;
+import dev.quiver.engine.source.files.SplitAssigner;
+import dev.quiver.engine.source.files.StatisticsPruner;
 import dev.quiver.engine.source.files.TableProperties;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * A table stored as one Parquet file or a directory of {@code .parquet} files with one schema.
- * Opening reads every footer once: the schema, the row groups and their statistics come from
- * there. Scans split the table at row-group granularity, read only the projected columns and skip
- * row groups whose min/max statistics rule out the pushed filters.
+ * A table stored as Parquet files: one file, a directory (every {@code .parquet} file below it) or
+ * a glob ({@link FileListing}), possibly Hive-partitioned ({@link HivePartitions}: the partition
+ * columns follow the files' columns). Scans split the table at row-group granularity, read only
+ * the projected columns, skip the files of partitions the pushed filters rule out without opening
+ * them, and skip row groups whose footer min/max statistics rule the filters out.
+ *
+ * <p>Footers: an unpartitioned table reads every footer when it opens (the schema, exact row
+ * counts and column statistics come from there). A partitioned table reads only the first file's
+ * footer then (for the schema), and each other file's footer when a scan first needs that file,
+ * so that a filter on the partition columns opens only the matching files; its statistics are
+ * estimates until then. With {@code union_by_name} every footer is read at opening.
  */
 public final class ParquetTable implements TableSource {
+    public static final Set<String> EXTENSIONS = Set.of(".parquet");
+
     private final String name;
-    private final Path path;
+    private final String location;
     private final Schema schema;
-    private final List<Path> files;
-    private final List<ParquetRowGroup> rowGroups;
+    private final int fileColumns;
+    private final List<ListedFile> files;
+    private final Partitioning partitioning;
+    private final boolean unionByName;
+    private final ConcurrentMap<Path, List<ParquetRowGroup>> rowGroups = new ConcurrentHashMap<>();
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private ParquetTable(String name, Path path, Schema schema, List<Path> files, List<ParquetRowGroup> rowGroups) {
+    private ParquetTable(String name, String location, Schema fileSchema, List<ListedFile> files, Partitioning partitioning,
+            List<ParquetFooter> footers, boolean unionByName) {
         this.name = name;
-        this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
-        this.path = path;
-        this.schema = schema;
+        this.location = location;
         this.files = List.copyOf(files);
-        this.rowGroups = List.copyOf(rowGroups);
-        List<Integer> all = IntStream.range(0, schema.getFields().size()).boxed().toList();
-        long rows = rowGroups.stream().mapToLong(ParquetRowGroup::rowCount).sum();
-        long bytes = rowGroups.stream().mapToLong(rowGroup -> rowGroup.bytes(all)).sum();
-        this.statistics = new Statistics(Estimate.exact(rows), Estimate.inexact(bytes), ParquetStatistics.merge(rowGroups, all));
+        this.partitioning = partitioning;
+        this.unionByName = unionByName;
+        this.fileColumns = fileSchema.getFields().size();
+        List<Field> fields = new ArrayList<>(fileSchema.getFields());
+        fields.addAll(partitioning.columns());
+        this.schema = new Schema(fields);
+        for (ParquetFooter footer : footers) {
+            rowGroups.put(footer.file(), footer.rowGroups(schema, fileColumns, partitioning.valuesOf(footer.file())));
+        }
+        this.statistics = footers.size() == files.size() ? exactStatistics() : estimatedStatistics(footers.get(0));
+        Path directory = Path.of(location);
+        this.uniqueKeys = !FileListing.isPattern(location) && Files.isDirectory(directory) ? TableProperties.uniqueKeys(directory, schema) : List.of();
+    }
+
+    /** Opens a Parquet file, or every {@code .parquet} file below a directory, with the default options. */
+    public static ParquetTable open(String name, Path path) {
+        requireNonNull(path, "path is null");
+        return open(name, List.of(path.toString()), MultiFileOptions.DEFAULTS);
     }
 
     /**
-     * Opens a Parquet file, or a directory whose {@code *.parquet} files (not recursive; names
-     * starting with {@code .} or {@code _} ignored) all have the same columns.
+     * Opens the Parquet files of {@code locations} (files, directories, globs).
      *
-     * @throws QuiverException SOURCE_ERROR naming the path for a missing path, an empty directory,
-     *     or a file that is not readable Parquet; NOT_SUPPORTED for a column type Quiver cannot read
+     * @throws QuiverException SOURCE_ERROR naming the path for a missing path, a pattern matching
+     *     nothing, an empty directory, a file that is not readable Parquet, files whose columns
+     *     differ (without {@code union_by_name}); NOT_SUPPORTED for a column type Quiver cannot read
      */
-    public static ParquetTable open(String name, Path path) {
+    public static ParquetTable open(String name, List<String> locations, MultiFileOptions options) {
         requireNonNull(name, "name is null");
-        requireNonNull(path, "path is null");
-        List<Path> files = listFiles(path);
-        Schema schema = null;
-        List<ParquetRowGroup> rowGroups = new ArrayList<>();
-        for (Path file : files) {
-            ParquetMetadata footer = readFooter(file);
-            List<ParquetColumn> columns = ParquetSchemas.columns(footer.getFileMetaData().getSchema(), file.toString());
-            Schema fileSchema = new Schema(columns.stream().map(ParquetColumn::field).toList());
-            if (schema == null) {
-                schema = fileSchema;
-            } else {
-                schema = unify(schema, fileSchema, files.get(0), file);
-            }
-            List<BlockMetaData> blocks = footer.getBlocks();
-            List<Estimate[]> dictionaries = ParquetDictionaries.sizes(file, blocks, columns.size());
-            for (int index = 0; index < blocks.size(); index++) {
-                rowGroups.add(rowGroup(file, index, blocks.get(index), columns, dictionaries.get(index)));
-            }
+        requireNonNull(options, "options is null");
+        List<ListedFile> files = FileListing.list(locations, EXTENSIONS, "Parquet");
+        List<Path> paths = files.stream().map(ListedFile::path).toList();
+        Partitioning partitioning = HivePartitions.of(paths, options.hivePartitioning(), options.hiveTypesAutocast());
+        boolean lazy = !partitioning.columns().isEmpty() && !options.unionByName();
+        List<ParquetFooter> footers = new ArrayList<>();
+        for (Path file : lazy ? paths.subList(0, 1) : paths) {
+            footers.add(ParquetFooter.read(file));
         }
-        return new ParquetTable(name, path, schema, files, rowGroups);
+        Schema fileSchema = options.unionByName() ? ParquetSchemaUnion.byName(footers) : ParquetSchemaUnion.same(footers);
+        if (lazy) {
+            // later files may hold NULLs where the first one did not
+            fileSchema = new Schema(fileSchema.getFields().stream().map(ParquetSchemaUnion::nullable).toList());
+        }
+        Set<String> fileNames = fileSchema.getFields().stream().map(f -> f.getName().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        String location = String.join(", ", locations);
+        return new ParquetTable(name, location, fileSchema, files, partitioning.without(fileNames), footers, options.unionByName());
     }
 
-    private static List<Path> listFiles(Path path) {
-        if (!Files.exists(path)) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "Parquet path " + path + " does not exist");
-        }
-        if (!Files.isDirectory(path)) {
-            return List.of(path);
-        }
-        try (Stream<Path> entries = Files.list(path)) {
-            List<Path> files = entries
-                    .filter(Files::isRegularFile)
-                    .filter(file -> {
-                        String fileName = file.getFileName().toString();
-                        return fileName.endsWith(".parquet") && !fileName.startsWith(".") && !fileName.startsWith("_");
-                    })
-                    .sorted()
-                    .toList();
-            if (files.isEmpty()) {
-                throw new QuiverException(ErrorCode.SOURCE_ERROR, "directory " + path + " holds no .parquet files");
-            }
-            return files;
-        } catch (IOException e) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot list directory " + path + ": " + e.getMessage(), e);
-        }
+    private Statistics exactStatistics() {
+        List<ParquetRowGroup> all = files.stream().flatMap(file -> rowGroups.get(file.path()).stream()).toList();
+        List<Integer> columns = IntStream.range(0, schema.getFields().size()).boxed().toList();
+        long rows = all.stream().mapToLong(ParquetRowGroup::rowCount).sum();
+        long bytes = all.stream().mapToLong(rowGroup -> rowGroup.bytes(columns)).sum();
+        return new Statistics(Estimate.exact(rows), Estimate.inexact(bytes), ParquetStatistics.merge(all, columns));
     }
 
-    private static ParquetMetadata readFooter(Path file) {
-        try (ParquetFileReader reader = ParquetFiles.openReader(file)) {
-            return reader.getFooter();
-        } catch (IOException | RuntimeException e) {
-            String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read Parquet file " + file + ": " + reason, e);
+    /** From the first file, scaled by the other files' sizes; exact bounds of the partition columns. */
+    private Statistics estimatedStatistics(ParquetFooter first) {
+        long firstBytes = Math.max(1, files.get(0).bytes());
+        long totalBytes = files.stream().mapToLong(ListedFile::bytes).sum();
+        long rows = Math.round((double) first.rowCount() * totalBytes / firstBytes);
+        List<Integer> columns = IntStream.range(0, schema.getFields().size()).boxed().toList();
+        long bytes = Math.round((double) rowGroups.get(first.file()).stream().mapToLong(rowGroup -> rowGroup.bytes(columns)).sum()
+                * totalBytes / firstBytes);
+        List<ColumnStatistics> stats = new ArrayList<>();
+        for (int c = 0; c < fileColumns; c++) {
+            stats.add(ColumnStatistics.unknown());
         }
+        for (ColumnStatistics partition : partitioning.statistics(files.stream().map(ListedFile::path).toList())) {
+            stats.add(new ColumnStatistics(Estimate.absent(), partition.distinctCount(), partition.min(), partition.max(), true));
+        }
+        return new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), stats);
     }
 
-    /** Files of one table may differ only in nullability (a column that happened to have no NULLs). */
-    private static Schema unify(Schema schema, Schema other, Path first, Path file) {
-        List<Field> fields = schema.getFields();
-        List<Field> otherFields = other.getFields();
-        boolean same = fields.size() == otherFields.size();
-        List<Field> unified = new ArrayList<>();
-        for (int i = 0; same && i < fields.size(); i++) {
-            Field a = fields.get(i);
-            Field b = otherFields.get(i);
-            same = a.getName().equals(b.getName()) && a.getType().equals(b.getType());
-            unified.add(a.isNullable() || !b.isNullable() ? a : b);
-        }
-        if (!same) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR,
-                    "Parquet file " + file + " has columns " + other + ", unlike " + first + " with " + schema);
-        }
-        return new Schema(unified);
-    }
-
-    private static ParquetRowGroup rowGroup(Path file, int index, BlockMetaData block, List<ParquetColumn> columns, Estimate[] dictionaries) {
-        List<ColumnStatistics> stats = new ArrayList<>(columns.size());
-        long[] bytes = new long[columns.size()];
-        List<ColumnChunkMetaData> chunks = block.getColumns();
-        for (int c = 0; c < columns.size(); c++) {
-            ColumnChunkMetaData chunk = chunks.get(c);
-            stats.add(ParquetStatistics.of(chunk.getStatistics(), columns.get(c), block.getRowCount(), dictionaries[c]));
-            bytes[c] = chunk.getTotalUncompressedSize();
-        }
-        return new ParquetRowGroup(file, index, block.getRowCount(), stats, bytes);
+    /** The row groups of one file, its footer read on first use. */
+    private List<ParquetRowGroup> rowGroups(Path file) {
+        return rowGroups.computeIfAbsent(file, path -> {
+            ParquetFooter footer = ParquetFooter.read(path);
+            ParquetSchemaUnion.checkMatches(footer, schema, fileColumns, files.get(0).path());
+            return footer.rowGroups(schema, fileColumns, partitioning.valuesOf(path));
+        });
     }
 
     @Override
@@ -155,17 +150,32 @@ public final class ParquetTable implements TableSource {
         return name;
     }
 
-    public Path path() {
-        return path;
+    /** The location as given (paths or patterns, comma-separated). */
+    public String location() {
+        return location;
     }
 
     public List<Path> files() {
-        return files;
+        return files.stream().map(ListedFile::path).toList();
     }
 
-    /** Row groups of all files, in file order. */
+    /** Row groups of all files, in file order; reads every footer not read yet. */
     public int rowGroupCount() {
+        return files.stream().mapToInt(file -> rowGroups(file.path()).size()).sum();
+    }
+
+    /** The number of files whose footers have been read (all of them, unless the table is Hive-partitioned). */
+    public int footersRead() {
         return rowGroups.size();
+    }
+
+    /** The Hive partition columns (the last columns of the schema), empty when the table is not partitioned. */
+    public List<Field> partitionColumns() {
+        return partitioning.columns();
+    }
+
+    public boolean unionByName() {
+        return unionByName;
     }
 
     @Override
@@ -188,50 +198,41 @@ public final class ParquetTable implements TableSource {
     public ExecutionPlan scan(ScanRequest request) {
         List<Integer> projection = request.projection()
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
-        List<ParquetRowGroup> kept = rowGroups.stream()
-                .filter(rowGroup -> !RowGroupPruner.canSkip(request.filters(), rowGroup))
-                .toList();
-        return new ParquetScanExec(name, schema, projection, assign(kept, projection, request.targetPartitions()),
-                request.filters(), files.size(), rowGroups.size());
-    }
-
-    /**
-     * Deals row groups to at most {@code target} partitions, largest first to the lightest
-     * partition (by bytes of the projected columns), then puts each partition back in file order
-     * so that a partition reads its files front to back.
-     */
-    static List<List<ParquetRowGroup>> assign(List<ParquetRowGroup> rowGroups, List<Integer> projection, int target) {
-        int count = Math.max(1, Math.min(target, rowGroups.size()));
-        List<List<ParquetRowGroup>> partitions = new ArrayList<>(count);
-        long[] load = new long[count];
-        for (int p = 0; p < count; p++) {
-            partitions.add(new ArrayList<>());
-        }
-        List<Integer> order = IntStream.range(0, rowGroups.size()).boxed()
-                .sorted(Comparator.comparingLong((Integer i) -> -weight(rowGroups.get(i), projection)).thenComparing(i -> i))
-                .toList();
-        for (int i : order) {
-            int lightest = 0;
-            for (int p = 1; p < count; p++) {
-                if (load[p] < load[lightest]) {
-                    lightest = p;
-                }
+        List<ParquetRowGroup> candidates = new ArrayList<>();
+        for (ListedFile file : files) {
+            if (!partitionRuledOut(request, file.path())) {
+                candidates.addAll(rowGroups(file.path()));
             }
-            partitions.get(lightest).add(rowGroups.get(i));
-            load[lightest] += weight(rowGroups.get(i), projection);
         }
-        Comparator<ParquetRowGroup> fileOrder = Comparator.comparing(ParquetRowGroup::file).thenComparingInt(ParquetRowGroup::index);
-        partitions.forEach(partition -> partition.sort(fileOrder));
-        return partitions;
+        List<ParquetRowGroup> kept = candidates.stream()
+                .filter(rowGroup -> !StatisticsPruner.canSkip(request.filters(), rowGroup.columns(), rowGroup.rowCount()))
+                .toList();
+        List<List<ParquetRowGroup>> partitions = SplitAssigner.assign(kept, rowGroup -> weight(rowGroup, projection), request.targetPartitions());
+        return new ParquetScanExec(name, schema, projection, partitions, request.filters(), files.size(), candidates.size());
     }
 
-    /** Bytes to read, or rows when no column is read ({@code count(*)}). */
+    /** Whether the filters rule out the file's partition, judged from its partition values alone. */
+    private boolean partitionRuledOut(ScanRequest request, Path file) {
+        if (partitioning.columns().isEmpty() || request.filters().isEmpty()) {
+            return false;
+        }
+        List<ColumnStatistics> columns = new ArrayList<>(schema.getFields().size());
+        for (int c = 0; c < fileColumns; c++) {
+            columns.add(ColumnStatistics.unknown());
+        }
+        // one "row" standing for the file: its values are known, the file's row count is not
+        partitioning.valuesOf(file).forEach(value -> columns.add(ParquetFooter.constant(value, 1)));
+        return StatisticsPruner.canSkip(request.filters(), columns, 1);
+    }
+
+    /** Bytes to read, or rows when no column with bytes is read ({@code count(*)}, partition columns only). */
     private static long weight(ParquetRowGroup rowGroup, List<Integer> projection) {
-        return projection.isEmpty() ? rowGroup.rowCount() : rowGroup.bytes(projection);
+        long bytes = rowGroup.bytes(projection);
+        return bytes == 0 ? rowGroup.rowCount() : bytes;
     }
 
     @Override
     public String toString() {
-        return "parquet(" + path + ")." + name;
+        return "parquet(" + location + ")." + name;
     }
 }

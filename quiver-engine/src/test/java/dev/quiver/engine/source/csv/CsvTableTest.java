@@ -204,13 +204,13 @@ class CsvTableTest {
         // the bad row is in the sample: opening the table finds it
         assertThatThrownBy(() -> CsvTable.open("t", file, Optional.of(schema)))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SOURCE_ERROR))
-                .hasMessage("CSV file " + file + " line 5: expected 2 fields as in the header, found 3");
+                .hasMessage("CSV file " + file + " line 5: expected 2 fields as in the header, found 3 (ignore_errors = true skips such rows)");
     }
 
     @Test
     void wrongNumberOfFieldsAfterTheSampleFailsTheScan() throws IOException {
         StringBuilder text = new StringBuilder("n,s\n");
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < CsvOptions.DEFAULT_SAMPLE_ROWS + 20; i++) {
             text.append(i).append(",x\n");
         }
         text.append("1,2,3\n");
@@ -219,7 +219,8 @@ class CsvTableTest {
         CsvTable table = CsvTable.open("t", file, Optional.empty());
         assertThatThrownBy(() -> testing.rows(table.scan(ScanRequest.all(1))))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SOURCE_ERROR))
-                .hasMessage("CSV file " + file + " line 20002: expected 2 fields as in the header, found 3");
+                .hasMessage("CSV file " + file + " line " + (CsvOptions.DEFAULT_SAMPLE_ROWS + 22)
+                        + ": expected 2 fields as in the header, found 3 (ignore_errors = true skips such rows)");
     }
 
     @Test
@@ -228,7 +229,7 @@ class CsvTableTest {
         Files.writeString(file, "a,b\n1,2\n3\n");
         assertThatThrownBy(() -> CsvTable.open("t", file, Optional.empty()))
                 .isInstanceOf(QuiverException.class)
-                .hasMessage("CSV file " + file + " line 3: expected 2 fields as in the header, found 1");
+                .hasMessage("CSV file " + file + " line 3: expected 2 fields as in the header, found 1 (ignore_errors = true skips such rows)");
     }
 
     @Test

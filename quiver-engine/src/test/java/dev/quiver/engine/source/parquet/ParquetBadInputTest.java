@@ -52,7 +52,7 @@ class ParquetBadInputTest {
         assertThatThrownBy(() -> ParquetTable.open("t", dir))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SOURCE_ERROR))
                 .hasMessageContaining(dir.toString())
-                .hasMessageContaining("no .parquet files");
+                .hasMessageContaining("holds no Parquet files (.parquet)");
     }
 
     @Test

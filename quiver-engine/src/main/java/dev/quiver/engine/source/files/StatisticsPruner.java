@@ -1,4 +1,4 @@
-package dev.quiver.engine.source.parquet;
+package dev.quiver.engine.source.files;
 
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
@@ -14,30 +14,38 @@ import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Decides from footer min/max and null counts that no row of a row group can satisfy a filter.
+ * Decides from min/max and null counts that no row of a part of a table (a Parquet row group, a
+ * file of one Hive partition) can satisfy a filter.
  * Understands {@code column <op> literal} (either side), AND, OR, IN lists and IS [NOT] NULL over
  * columns of the table's schema, possibly under a widening numeric cast; anything else keeps
  * the row group. Sound, never complete: a kept row group may still hold no matching row.
  */
-final class RowGroupPruner {
-    private RowGroupPruner() {}
+public final class StatisticsPruner {
+    private StatisticsPruner() {}
 
-    /** True when {@code filters} (a conjunction) rule out every row of the row group. */
-    static boolean canSkip(List<PhysicalExpr> filters, ParquetRowGroup rowGroup) {
+    /**
+     * True when {@code filters} (a conjunction over the table's columns) rule out every row of a
+     * part with these column statistics (by table column) and {@code rowCount} rows.
+     */
+    public static boolean canSkip(List<PhysicalExpr> filters, List<ColumnStatistics> columns, long rowCount) {
+        Part part = new Part(columns, rowCount);
         for (PhysicalExpr filter : filters) {
-            if (neverTrue(filter, rowGroup)) {
+            if (neverTrue(filter, part)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean neverTrue(PhysicalExpr expr, ParquetRowGroup rowGroup) {
+    /** What the pruner knows of a part: statistics by table column and the row count. */
+    private record Part(List<ColumnStatistics> columns, long rowCount) {}
+
+    private static boolean neverTrue(PhysicalExpr expr, Part part) {
         if (expr instanceof BinaryExpr binary) {
             return switch (binary.op()) {
-                case AND -> neverTrue(binary.left(), rowGroup) || neverTrue(binary.right(), rowGroup);
-                case OR -> neverTrue(binary.left(), rowGroup) && neverTrue(binary.right(), rowGroup);
-                case EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ -> comparisonNeverTrue(binary, rowGroup);
+                case AND -> neverTrue(binary.left(), part) || neverTrue(binary.right(), part);
+                case OR -> neverTrue(binary.left(), part) && neverTrue(binary.right(), part);
+                case EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ -> comparisonNeverTrue(binary, part);
                 default -> false;
             };
         }
@@ -46,21 +54,21 @@ final class RowGroupPruner {
             if (column.isEmpty()) {
                 return false;
             }
-            ColumnStatistics stats = rowGroup.columns().get(column.get().index());
+            ColumnStatistics stats = part.columns().get(column.get().index());
             if (!stats.nullCount().isExact()) {
                 return false;
             }
             long nulls = stats.nullCount().value();
-            return isNull.negated() ? nulls == rowGroup.rowCount() : nulls == 0;
+            return isNull.negated() ? nulls == part.rowCount() : nulls == 0;
         }
         if (expr instanceof InListExpr in && !in.negated()) {
             Optional<ColumnExpr> column = column(in.input());
             if (column.isEmpty() || in.values().isEmpty()) {
                 return false;
             }
-            ColumnStatistics stats = rowGroup.columns().get(column.get().index());
+            ColumnStatistics stats = part.columns().get(column.get().index());
             for (Object value : in.values()) {
-                if (value == null || !outside(stats, value, BinaryOperator.EQ, rowGroup)) {
+                if (value == null || !outside(stats, value, BinaryOperator.EQ, part)) {
                     return false;
                 }
             }
@@ -72,7 +80,7 @@ final class RowGroupPruner {
         return false;
     }
 
-    private static boolean comparisonNeverTrue(BinaryExpr binary, ParquetRowGroup rowGroup) {
+    private static boolean comparisonNeverTrue(BinaryExpr binary, Part part) {
         BinaryOperator op = binary.op();
         Optional<ColumnExpr> column = column(binary.left());
         PhysicalExpr other = binary.right();
@@ -85,12 +93,12 @@ final class RowGroupPruner {
                 || !sameFamily(column.get().type(), literal.type())) {
             return false;
         }
-        return outside(rowGroup.columns().get(column.get().index()), literal.value(), op, rowGroup);
+        return outside(part.columns().get(column.get().index()), literal.value(), op, part);
     }
 
     /** True when no non-NULL value in {@code [min, max]} satisfies {@code value <op> literal}, or the chunk is all NULL. */
-    private static boolean outside(ColumnStatistics stats, Object literal, BinaryOperator op, ParquetRowGroup rowGroup) {
-        if (stats.nullCount().isExact() && stats.nullCount().value() == rowGroup.rowCount()) {
+    private static boolean outside(ColumnStatistics stats, Object literal, BinaryOperator op, Part part) {
+        if (stats.nullCount().isExact() && stats.nullCount().value() == part.rowCount()) {
             return true; // a comparison with NULL is never true
         }
         if (stats.min().isEmpty() || stats.max().isEmpty()) {

@@ -1,13 +1,13 @@
-package dev.quiver.engine.source.parquet;
+package dev.quiver.engine.source.files;
 
 import java.math.BigDecimal;
 
 /** Orders the Java values of statistics and literals the way Parquet orders the stored values. */
-final class StatsValues {
+public final class StatsValues {
     private StatsValues() {}
 
     /** Whether two values can be ordered against each other by {@link #compare}. */
-    static boolean comparable(Object a, Object b) {
+    public static boolean comparable(Object a, Object b) {
         if (a instanceof Double x && !Double.isFinite(x) || b instanceof Double y && !Double.isFinite(y)) {
             return a instanceof Double && b instanceof Double;
         }
@@ -17,7 +17,7 @@ final class StatsValues {
     }
 
     /** Numbers by value, strings by UTF-8 bytes (code points), booleans false before true. */
-    static int compare(Object a, Object b) {
+    public static int compare(Object a, Object b) {
         if (a instanceof String x && b instanceof String y) {
             return compareCodePoints(x, y);
         }
