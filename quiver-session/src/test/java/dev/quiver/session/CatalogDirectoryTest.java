@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -191,6 +192,22 @@ class CatalogDirectoryTest {
         try (QuerySession third = open(catalogDirectory)) {
             assertThat(third.executeScript("show tables").rows()).doesNotContain(List.of("ext"));
         }
+    }
+
+    @Test
+    void externalTablesKeepTheirOptionsAndAnAbsoluteLocation() throws IOException {
+        Path csv = Files.writeString(dir.resolve("semi.txt"), "a;b\n1;x\n2;NA\n");
+        Path catalogDirectory = dir.resolve("db");
+        try (QuerySession first = open(catalogDirectory)) {
+            first.executeScript("create external table semi stored as csv location '" + csv + "' options (delim ';', nullstr 'NA')");
+        }
+        try (QuerySession second = open(catalogDirectory)) {
+            assertThat(second.executeScript("select a, b from semi order by a").rows()).containsExactly(List.of(1L, "x"), Arrays.asList(2L, null));
+        }
+        assertThat(CatalogPersistence.absoluteLocation("create external table t location 'data/x.csv' options (delim ';'); -- note"))
+                .isEqualTo("create external table t location '" + Path.of("data/x.csv").toAbsolutePath() + "' options (delim ';')");
+        assertThat(CatalogPersistence.absoluteLocation("create external table t location 's3://bucket/x.parquet'"))
+                .isEqualTo("create external table t location 's3://bucket/x.parquet'");
     }
 
     private static List<Path> tableDirectories(Path catalogDirectory) {
