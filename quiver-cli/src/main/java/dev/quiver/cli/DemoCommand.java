@@ -1,6 +1,7 @@
 package dev.quiver.cli;
 
 import dev.quiver.cli.format.ResultTable;
+import dev.quiver.cli.format.Display;
 import dev.quiver.cli.format.TableFormatter;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.tpch.TpchCatalog;
@@ -118,7 +119,7 @@ final class DemoCommand implements Callable<Integer> {
         long start = System.nanoTime();
         QueryResult result = session.executeScript(query.sql());
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        new TableFormatter().write(ResultTable.of(result.columnNames(), result.schema(), result.rows()), ROWS_SHOWN, elapsed, out);
+        new TableFormatter(Display.DEFAULT.withMaxRows(ROWS_SHOWN)).write(ResultTable.of(result.columnNames(), result.schema(), result.rows()), elapsed, out);
         out.println("Plan:");
         for (String line : result.plan().split("\r?\n")) {
             out.println("  " + line);

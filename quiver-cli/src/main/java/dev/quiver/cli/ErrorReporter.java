@@ -71,7 +71,7 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
         return null;
     }
 
-    private static void printStackTraceIfDebugging(Throwable failure, PrintWriter err) {
+    static void printStackTraceIfDebugging(Throwable failure, PrintWriter err) {
         String debug = System.getenv("QUIVER_DEBUG");
         if (debug != null && !debug.isEmpty() && !debug.equals("0")) {
             failure.printStackTrace(err);

@@ -1,17 +1,16 @@
 package dev.quiver.cli;
 
+import dev.quiver.cli.format.Display;
 import dev.quiver.cli.format.OutputFormat;
-import dev.quiver.cli.format.ResultFormatter.RowWriter;
-import dev.quiver.engine.batch.Batches;
-import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.files.TpchFiles;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.spi.Catalog;
-import dev.quiver.session.QueryHandle;
-import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
-import dev.quiver.session.SessionSettings;
+import dev.quiver.session.ScriptStatement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -19,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,10 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,25 +35,28 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code quiver sql}: runs SQL statements and prints the result of the last one. */
+/** {@code quiver sql}: runs SQL statements and prints the result of each. */
 @Command(
         name = "sql",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs SQL and prints the result of the last statement.",
-            "The SQL comes from the arguments, from -f FILE, or else from standard input; it may hold "
-                    + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...).",
+            "Runs SQL and prints the result of each statement.",
+            "The SQL comes from the arguments, from -f FILE, from --tpch-query N, or else from standard input; it may hold "
+                    + "several statements separated by ';' (e.g. CREATE VIEW ...; SELECT ...). Without SQL, with a terminal as "
+                    + "standard input and output, it is an interactive shell (.help lists its commands).",
         },
         footer = {
             "",
             "Examples:",
             "  quiver sql --tpch 0.01 \"select count(*) from lineitem\"",
             "  quiver sql --table sales=data/sales.csv \"select region, sum(amount) from sales group by region\"",
-            "  quiver sql --tpch-dir /tmp/tpch-sf1 -f q1.sql",
-            "  quiver sql --tpch 1 --format csv -f q1.sql > q1.csv",
+            "  quiver sql --tpch 0.01                  (no SQL, in a terminal: the interactive shell)",
+            "  quiver sql --tpch-dir /tmp/tpch-sf1 -f script.sql",
+            "  quiver sql --tpch 1 --format csv --tpch-query 1 > q1.csv",
             "  echo \"select n_name from nation order by 1\" | quiver sql --tpch 0.01",
             "  quiver sql --tpch 0.1 --local-workers 4 \"explain analyze select l_returnflag, count(*) from lineitem group by 1\"",
-            "  quiver sql --tpch 0.1 --workers 127.0.0.1:7001,127.0.0.1:7002 --set distributed.compression=zstd -f q3.sql",
+            "  quiver sql --tpch 0.1 --workers 127.0.0.1:7001,127.0.0.1:7002 --set distributed.compression=zstd --tpch-query 3",
+            "  quiver sql --tpch 0.01 --explain-format dot \"explain select count(*) from orders\" | dot -Tsvg > plan.svg",
         })
 final class SqlCommand implements Callable<Integer> {
     @Spec
@@ -90,73 +87,79 @@ final class SqlCommand implements Callable<Integer> {
     private OutputFormat format;
 
     @Option(names = "--explain-format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "How EXPLAIN renders a distributed plan: text, or dot (Graphviz; render with dot -Tsvg) (default: ${DEFAULT-VALUE}).")
-    private SessionSettings.ExplainFormat explainFormat;
+            description = "How EXPLAIN shows plans: text, dot (Graphviz DOT, printed as it is: | dot -Tsvg > plan.svg), "
+                    + "or svg (rendered by Graphviz's dot, which must be installed) (default: ${DEFAULT-VALUE}).")
+    private ExplainOutput explainFormat;
 
     @Option(names = {"-f", "--file"}, paramLabel = "FILE",
             description = "Read the SQL from FILE ('-' for standard input).")
     private Path file;
 
+    @Option(names = "--tpch-query", paramLabel = "N",
+            description = "Run TPC-H query N (1 to 22, the text with the standard parameters) on the --tpch or --tpch-dir tables.")
+    private Integer tpchQuery;
+
     @Parameters(paramLabel = "SQL", arity = "0..*",
             description = "The SQL to run; several words are joined with spaces.")
     private List<String> sqlWords;
 
+    @Option(names = "--maxrows", paramLabel = "N", defaultValue = "40",
+            description = "Rows the table format shows of a result, the first and the last ones (0: all; default: ${DEFAULT-VALUE}); "
+                    + "the other formats print every row.")
+    private int maxRows;
+
     @Override
     public Integer call() throws IOException {
-        String sql = readSql();
+        if (maxRows < 0) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--maxrows': " + maxRows + " (0 shows every row)");
+        }
         Catalog catalog = catalog();
-        PrintWriter out = spec.commandLine().getOut();
-        try (QuerySession session = engine.newSession(catalog, explainFormat)) {
-            registerTables(session);
-            long start = System.nanoTime();
-            if (isSingleStatement(sql)) {
-                stream(session, sql, start, out);
-            } else {
-                QueryResult result = session.executeScript(sql);
-                RowWriter writer = format.formatter().open(result.columnNames(), types(result.schema()), out);
-                writer.writeRows(result.rows());
-                writer.finish(Duration.ofNanos(System.nanoTime() - start));
+        if (isInteractive()) {
+            try (QuerySession session = engine.newSession(catalog, explainFormat.sessionFormat())) {
+                registerTables(session);
+                Shell.run(session, new ShellState(format, maxRows, true), explainFormat, VersionInfo.quiverVersion());
             }
+            return 0;
+        }
+        String sql = readSql();
+        try (QuerySession session = engine.newSession(catalog, explainFormat.sessionFormat())) {
+            registerTables(session);
+            if (ScriptStatement.split(sql).isEmpty()) {
+                throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
+            }
+            runBatch(session, sql);
         }
         return 0;
     }
 
     /**
-     * Runs one statement and hands its rows to the formatter a batch at a time, so that CSV and
-     * JSON output of any size never holds the whole result on the heap. Stops early, cancelling the
-     * query, when the output is gone (e.g. {@code | head}).
+     * Prints every statement's result. On a terminal the table fits its width, and a query running
+     * longer than a second shows its progress on stderr (when that is a terminal).
      */
-    private void stream(QuerySession session, String sql, long start, PrintWriter out) {
-        try (QueryHandle handle = session.execute(sql); BatchStream results = handle.stream()) {
-            RowWriter writer = format.formatter().open(handle.columnNames(), types(handle.schema()), out);
-            VectorSchemaRoot batch;
-            while ((batch = results.next()) != null) {
-                try (VectorSchemaRoot owned = batch) {
-                    writer.writeRows(Batches.toRows(owned));
-                }
-                if (out.checkError()) {
-                    handle.cancel();
-                    return;
-                }
-            }
-            writer.finish(Duration.ofNanos(System.nanoTime() - start));
+    private void runBatch(QuerySession session, String sql) {
+        boolean systemStreams = parent.stdin() == System.in;
+        int width = 0;
+        if (systemStreams && format == OutputFormat.TABLE) {
+            // $COLUMNS fits even piped output; otherwise only a terminal has a width
+            width = Terminals.columnsVariable().orElseGet(() -> Terminals.isTerminal(Terminals.STDOUT) ? Terminals.width() : 0);
+        }
+        Optional<ProgressLine> progress = Optional.empty();
+        if (systemStreams && Terminals.isTerminal(Terminals.STDERR)) {
+            int errWidth = width > 0 ? width : Terminals.width();
+            progress = Optional.of(new ProgressLine(spec.commandLine().getErr(), () -> errWidth));
+        }
+        try {
+            new StatementRunner(session, spec.commandLine().getOut(), progress, explainFormat).runScript(sql, format, new Display(maxRows, width, true));
+        } finally {
+            progress.ifPresent(ProgressLine::close);
         }
     }
 
-    /**
-     * True when {@code sql} is certainly one statement: no semicolon but trailing ones. Other text
-     * goes through {@link QuerySession#executeScript}, which splits it properly (quotes, comments).
-     */
-    static boolean isSingleStatement(String sql) {
-        String text = sql.strip();
-        while (text.endsWith(";")) {
-            text = text.substring(0, text.length() - 1).strip();
-        }
-        return !text.isEmpty() && text.indexOf(';') < 0;
-    }
-
-    private static List<ArrowType> types(Schema schema) {
-        return schema.getFields().stream().map(Field::getType).toList();
+    /** The shell runs when no SQL is given and this process's standard input and output are a terminal. */
+    private boolean isInteractive() {
+        boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
+        return !hasWords && file == null && tpchQuery == null && parent.stdin() == System.in
+                && Terminals.isTerminal(Terminals.STDIN) && Terminals.isTerminal(Terminals.STDOUT);
     }
 
     private Catalog catalog() {
@@ -183,8 +186,11 @@ final class SqlCommand implements Callable<Integer> {
 
     private String readSql() throws IOException {
         boolean hasWords = sqlWords != null && !sqlWords.isEmpty();
-        if (hasWords && file != null) {
-            throw new ParameterException(spec.commandLine(), "Give the SQL either as an argument or with -f FILE, not both");
+        if ((hasWords ? 1 : 0) + (file != null ? 1 : 0) + (tpchQuery != null ? 1 : 0) > 1) {
+            throw new ParameterException(spec.commandLine(), "Give the SQL one way: as an argument, with -f FILE, or with --tpch-query N");
+        }
+        if (tpchQuery != null) {
+            return tpchQuery();
         }
         String sql;
         if (hasWords) {
@@ -201,6 +207,16 @@ final class SqlCommand implements Callable<Integer> {
         return sql;
     }
 
+    private String tpchQuery() {
+        if (tpchScaleFactor == null && tpchDir == null) {
+            throw new ParameterException(spec.commandLine(), "--tpch-query needs the TPC-H tables: add --tpch SF (e.g. --tpch 0.01) or --tpch-dir DIR");
+        }
+        if (tpchQuery < 1 || tpchQuery > 22) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--tpch-query': " + tpchQuery + " (TPC-H queries are numbered 1 to 22)");
+        }
+        return TpchQueries.query(tpchQuery);
+    }
+
     private String readFile(Path path) throws IOException {
         try {
             return Files.readString(path, StandardCharsets.UTF_8);
@@ -213,7 +229,8 @@ final class SqlCommand implements Callable<Integer> {
 
     private String readStdin() throws IOException {
         InputStream in = parent.stdin();
-        if (in == System.in && System.console() != null) {
+        if (in == System.in && Terminals.isTerminal(Terminals.STDIN)) {
+            // a terminal, but output goes elsewhere: no shell, the statements are read to the end
             PrintWriter err = spec.commandLine().getErr();
             err.println("Reading SQL from standard input; end it with Ctrl-D. (quiver sql --help for more.)");
             err.flush();

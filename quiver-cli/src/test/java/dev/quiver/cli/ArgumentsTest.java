@@ -47,7 +47,7 @@ class ArgumentsTest {
     void sqlAndFileTogetherExit2() {
         Run run = CliRunner.run("sql", "-f", "q.sql", "select 1");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).startsWith("Error: Give the SQL either as an argument or with -f FILE, not both");
+        assertThat(run.err()).startsWith("Error: Give the SQL one way: as an argument, with -f FILE, or with --tpch-query N");
     }
 
     @Test
@@ -80,5 +80,16 @@ class ArgumentsTest {
         Run version = CliRunner.run("--version");
         assertThat(version.exitCode()).isZero();
         assertThat(version.out()).matches("(?s)Quiver \\d+\\.\\d+\\.\\d+.*\nJava .*");
+    }
+
+    @Test
+    void theCommandLineOfARunHoldsOnlyTheCommandItNames() {
+        java.io.PrintWriter sink = new java.io.PrintWriter(new java.io.StringWriter());
+        java.io.InputStream none = java.io.InputStream.nullInputStream();
+        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"sql", "select 1"}).getSubcommands()).containsOnlyKeys("sql");
+        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"sqll"}).getSubcommands())
+                .containsOnlyKeys("sql", "demo", "bench", "tpch-gen", "worker", "help");
+        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"help", "sql"}).getSubcommands()).containsKey("demo");
+        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[0]).getSubcommands()).hasSize(6);
     }
 }

@@ -17,9 +17,9 @@ class DemoCommandTest {
         }
         assertThat(run.out())
                 .contains("Quiver demo: TPC-H at scale factor 0.01")
-                // Q1 at SF 0.01 has 4 groups: all shown; Q3 returns 10 rows of which 5 are shown
+                // Q1 at SF 0.01 has 4 groups: all shown; Q3 returns 10 rows of which the first 3 and the last 2 are shown
                 .contains("(4 rows, ")
-                .contains("(10 rows, first 5 shown, ")
+                .contains("(10 rows (5 shown), ")
                 .contains("Plan:")
                 .containsPattern("(?m)^  Q18 +\\d+\\.\\d{3} s +2 rows  large volume customer")
                 .contains("./quiver sql --tpch 0.01")

@@ -51,16 +51,53 @@ class SqlCommandTest {
     }
 
     @Test
-    void scriptFromStdinPrintsTheLastResult() {
+    void scriptFromStdinPrintsEveryResult() {
         String script = """
                 -- African nations, through a view
                 create view african as select n_name, n_regionkey from nation where n_regionkey = 0;
                 select n_name from african order by n_name;
+                select count(*) as n from african; select 'x;y' as s
                 """;
         Run run = CliRunner.runWithStdin(script, "sql", "--tpch", "0.01", "--format", "csv", "--partitions", "1");
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).isEqualTo("n_name\nALGERIA\nETHIOPIA\nKENYA\nMOROCCO\nMOZAMBIQUE\n");
+        assertThat(run.out()).isEqualTo("n_name\nALGERIA\nETHIOPIA\nKENYA\nMOROCCO\nMOZAMBIQUE\nn\n5\ns\nx;y\n");
+    }
+
+    @Test
+    void scriptInTableFormatPrintsEachResultWithItsFooter() {
+        Run run = CliRunner.runWithStdin("set batch_size = 10; select 1 as one; select 2 as two, 3 as three;", "sql");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).matches("""
+                OK \\(\\d+\\.\\d{3} s\\)
+                 one
+                -----
+                   1
+                \\(1 row, \\d+\\.\\d{3} s\\)
+                 two \\| three
+                -----\\+-------
+                   2 \\|     3
+                \\(1 row, \\d+\\.\\d{3} s\\)
+                """);
+    }
+
+    @Test
+    void aFailingStatementStopsTheScriptAfterTheResultsBeforeIt(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("script.sql");
+        Files.writeString(file, "select 1 as one;\nselect 2 as two;\nselect * from\n  no_such_table;\nselect 3 as three;\n", StandardCharsets.UTF_8);
+        Run run = CliRunner.run("sql", "--format", "csv", "-f", file.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEqualTo("one\n1\ntwo\n2\n");
+        assertThat(run.err()).startsWith("Error: TABLE_NOT_FOUND: ").contains("line 4, column 3");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void aScriptOfOnlyCommentsIsAnError() {
+        Run run = CliRunner.runWithStdin("-- nothing here\n;\n", "sql");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).isEqualTo("Error: SYNTAX_ERROR: The script holds no statement\n");
     }
 
     @Test
@@ -173,14 +210,5 @@ class SqlCommandTest {
         Run run = CliRunner.runWithStdin("select 1 as one", "sql", "-f", "-", "--format", "csv");
         assertThat(run.err()).isEmpty();
         assertThat(run.out()).isEqualTo("one\n1\n");
-    }
-
-    @Test
-    void singleStatementDetection() {
-        assertThat(SqlCommand.isSingleStatement("select 1")).isTrue();
-        assertThat(SqlCommand.isSingleStatement("select 1 ;\n ;")).isTrue();
-        assertThat(SqlCommand.isSingleStatement("select ';'")).isFalse();
-        assertThat(SqlCommand.isSingleStatement("set a = 1; select 1")).isFalse();
-        assertThat(SqlCommand.isSingleStatement(" ; ")).isFalse();
     }
 }

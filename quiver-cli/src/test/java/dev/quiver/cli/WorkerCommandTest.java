@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,7 +23,7 @@ class WorkerCommandTest {
     @Test
     void servesQueriesAndStopsOnSigterm() throws Exception {
         Path log = Files.createTempFile("quiver-worker-", ".log");
-        Process process = new ProcessBuilder(javaCommand("worker", "--port", "0", "--memory-limit", "256MiB"))
+        Process process = new ProcessBuilder(CliProcess.javaCommand(List.of(), "worker", "--port", "0", "--memory-limit", "256MiB"))
                 .redirectError(log.toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String banner = out.readLine();
@@ -55,23 +52,5 @@ class WorkerCommandTest {
         Run run = CliRunner.run("sql", "--tpch", "0.01", "--workers", "127.0.0.1:1", "select count(*) from nation");
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("127.0.0.1:1").doesNotContain("\tat ");
-    }
-
-    private static List<String> javaCommand(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("--add-opens") || flag.startsWith("--enable-native-access") || flag.startsWith("--sun-misc-unsafe-memory-access")
-                    || flag.startsWith("-XX:+IgnoreUnrecognizedVMOptions") || flag.startsWith("-Darrow")) {
-                command.add(flag);
-            }
-        }
-        command.add("-Xmx512m");
-        command.add("-XX:MaxDirectMemorySize=512m");
-        command.add("-cp");
-        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-        command.add(QuiverCli.class.getName());
-        command.addAll(List.of(args));
-        return command;
     }
 }

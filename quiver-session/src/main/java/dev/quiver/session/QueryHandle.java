@@ -38,6 +38,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * closed, sized and dispatched, task state changes.
  */
 public final class QueryHandle implements AutoCloseable {
+    /** The metadata key of an {@code EXPLAIN} result's {@code plan} column naming the plan's format ({@link #explainFormat()}). */
+    public static final String EXPLAIN_FORMAT_KEY = "quiver.explain_format";
+
     private final String queryId;
     private final List<String> columnNames;
     private final Schema schema;
@@ -79,6 +82,18 @@ public final class QueryHandle implements AutoCloseable {
 
     public Schema schema() {
         return schema;
+    }
+
+    /**
+     * For an {@code EXPLAIN}, the format its one value is in: {@code DOT} is a Graphviz graph that a
+     * client prints as it is (e.g. into {@code dot -Tsvg}). Empty for every other statement.
+     */
+    public Optional<SessionSettings.ExplainFormat> explainFormat() {
+        if (schema.getFields().size() != 1) {
+            return Optional.empty();
+        }
+        String format = schema.getFields().get(0).getMetadata().get(EXPLAIN_FORMAT_KEY);
+        return format == null ? Optional.empty() : Optional.of(SessionSettings.ExplainFormat.valueOf(format));
     }
 
     /** The physical plan; after the stream ended its nodes carry the run's metrics. */

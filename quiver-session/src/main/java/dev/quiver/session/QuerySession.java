@@ -27,6 +27,7 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanDisplay;
+import dev.quiver.engine.execution.PlanDot;
 import dev.quiver.engine.execution.PlanExecutor;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
@@ -54,6 +55,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -84,7 +86,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code SET} replaces it for the statements after it, {@code SHOW SETTINGS} lists it.
  */
 public final class QuerySession implements AutoCloseable {
-    private static final Schema EXPLAIN_SCHEMA = new Schema(List.of(QuiverTypes.field("plan", QuiverTypes.UTF8, false)));
 
     private final SessionCatalog catalog;
     private final BufferAllocator allocator;
@@ -139,6 +140,22 @@ public final class QuerySession implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Plans a constant query against an empty catalog and drops the plan. In a new JVM that loads
+     * and initialises the SQL planner (Calcite's operator tables, parser, type system and rule sets),
+     * which is most of the time a short statement takes; a command-line tool calls this on a thread
+     * of its own as it starts, so that the work overlaps reading its arguments and building its
+     * session. Safe from any thread, any number of times; it never fails (a real failure is the
+     * first statement's to report).
+     */
+    public static void warmUpPlanner() {
+        try {
+            QueryPlanning.plan(new SessionCatalog(new NoTables()), Map.of(), SessionSettings.REGISTRY.defaults(), "SELECT 1");
+        } catch (RuntimeException e) {
+            // the first statement meets the same failure and reports it
+        }
     }
 
     /** The builder's catalog with the tables registered in this session over it. */
@@ -203,19 +220,38 @@ public final class QuerySession implements AutoCloseable {
      * order and returns the result of the last one.
      */
     public QueryResult executeScript(String script) {
-        List<StatementParser.Piece> statements = StatementParser.pieces(requireNonNull(script, "script is null"));
+        List<ScriptStatement> statements = ScriptStatement.split(requireNonNull(script, "script is null"));
         if (statements.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "The script holds no statement");
         }
         QueryResult last = null;
-        for (StatementParser.Piece statement : statements) {
-            try {
-                last = execute(statement.text()).collect();
-            } catch (QuiverException e) {
-                throw SqlPositions.relocate(e, script, statement.offset());
+        for (ScriptStatement statement : statements) {
+            try (QueryHandle handle = execute(statement)) {
+                last = collectAt(handle, statement);
             }
         }
         return last;
+    }
+
+    /**
+     * Starts one statement of a script ({@link ScriptStatement#split}); an error in it reports its
+     * position in the script. The caller reads and closes the returned handle.
+     */
+    public QueryHandle execute(ScriptStatement statement) {
+        requireNonNull(statement, "statement is null");
+        try {
+            return execute(statement.text());
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, statement.script(), statement.offset());
+        }
+    }
+
+    private static QueryResult collectAt(QueryHandle handle, ScriptStatement statement) {
+        try {
+            return handle.collect();
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, statement.script(), statement.offset());
+        }
     }
 
     /** Starts one statement; the caller reads and closes the returned handle. */
@@ -271,31 +307,43 @@ public final class QuerySession implements AutoCloseable {
 
     private QueryHandle explain(Statement.Explain explain, long start) {
         ExecutionPlan plan = planQuery(explain.query());
+        SessionSettings.ExplainFormat format = explain.format().orElseGet(() -> settings().get(SessionSettings.EXPLAIN_FORMAT));
         if (distributed.isPresent()) {
             String queryId = nextDistributedQueryId();
-            return explainDistributed(planDistributed(plan, queryId), queryId, explain.analyze(), start);
+            return explainDistributed(planDistributed(plan, queryId), queryId, explain.analyze(), format, start);
         }
+        boolean dot = format == SessionSettings.ExplainFormat.DOT;
         if (!explain.analyze()) {
-            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indent(plan))), start, plan);
+            return explainResult(dot ? PlanDot.dot(plan) : PlanDisplay.indent(plan), format, start, plan);
         }
         try (QueryHandle run = startQuery(plan, start)) {
             drain(run);
         }
-        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(PlanDisplay.indentWithMetrics(plan))), start, plan);
+        return explainResult(dot ? PlanDot.dotWithMetrics(plan) : PlanDisplay.indentWithMetrics(plan), format, start, plan);
     }
 
-    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, long start) {
-        SessionSettings.ExplainFormat format = settings().get(SessionSettings.EXPLAIN_FORMAT);
+    /** The one row of an EXPLAIN: the plan in {@code format}, which the column's metadata names ({@link QueryHandle#explainFormat()}). */
+    private QueryHandle explainResult(String shown, SessionSettings.ExplainFormat format, long start, ExecutionPlan plan) {
+        Schema schema = new Schema(List.of(new Field("plan",
+                new FieldType(false, QuiverTypes.UTF8, null, Map.of(QueryHandle.EXPLAIN_FORMAT_KEY, format.name())), List.of())));
+        return literalResult(schema, List.of(List.of(shown)), start, plan);
+    }
+
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, SessionSettings.ExplainFormat format, long start) {
         if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
                     + " QueryHandle.finalPlan() show the final distributed plan); the single-node plan:\n" + PlanDisplay.indent(plan.singleNodePlan());
-            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
+            if (format == SessionSettings.ExplainFormat.DOT) {
+                // a DOT comment keeps the graph valid for `dot`
+                shown = "// " + shown.substring(0, shown.indexOf('\n')) + "\n" + PlanDot.dot(plan.singleNodePlan());
+            }
+            return explainResult(shown, format, start, plan.singleNodePlan());
         }
         if (!analyze) {
             DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
             String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
-            return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
+            return explainResult(shown, format, start, plan.singleNodePlan());
         }
         FinalPlan done;
         try (QueryHandle run = startDistributed(plan, queryId, start)) {
@@ -303,7 +351,7 @@ public final class QuerySession implements AutoCloseable {
             done = run.finalPlan().join();
         }
         String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(done) : DistributedExplain.text(done);
-        return literalResult(EXPLAIN_SCHEMA, List.of(List.of(shown)), start, plan.singleNodePlan());
+        return explainResult(shown, format, start, plan.singleNodePlan());
     }
 
     /** Runs the query to its end, dropping its rows, so that every node has recorded its metrics (EXPLAIN ANALYZE). */
@@ -503,6 +551,19 @@ public final class QuerySession implements AutoCloseable {
         @Override
         public Map<String, String> views() {
             return views.snapshot();
+        }
+    }
+
+    /** A catalog without tables, to plan constant queries. */
+    private static final class NoTables implements Catalog {
+        @Override
+        public Optional<TableSource> table(String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public java.util.Set<String> tableNames() {
+            return java.util.Set.of();
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.List;
 public final class SessionSettings {
     private static final SettingsRegistry.Builder DECLARED = SettingsRegistry.builder();
 
-    /** How EXPLAIN shows a distributed plan: indented text, or Graphviz DOT. */
+    /** How EXPLAIN shows a plan: indented text, or Graphviz DOT. */
     public enum ExplainFormat {
         TEXT, DOT
     }
@@ -29,7 +29,7 @@ public final class SessionSettings {
                     + "A query that needs more fails with `EXCEEDED_MEMORY_LIMIT` naming the operator; a partial aggregate never fails, it emits early")
             .withDefaultDoc("unlimited in Java; 3GiB in the CLI"));
     public static final Setting<ExplainFormat> EXPLAIN_FORMAT = DECLARED.add(Setting.of("explain_format", SettingTypes.enumOf(ExplainFormat.class),
-            ExplainFormat.TEXT, SettingCheck.any(), "how `EXPLAIN` shows a distributed plan: indented text or Graphviz DOT"));
+            ExplainFormat.TEXT, SettingCheck.any(), "how `EXPLAIN` shows a plan (single-node or distributed) when the statement names no format (`EXPLAIN (FORMAT DOT) ...`): indented text or Graphviz DOT"));
 
     /** The settings declared above. */
     public static final SettingsRegistry SESSION = DECLARED.build();

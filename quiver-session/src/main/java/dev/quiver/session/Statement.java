@@ -19,10 +19,15 @@ sealed interface Statement {
         }
     }
 
-    /** {@code EXPLAIN [ANALYZE] query}. */
-    record Explain(String query, boolean analyze) implements Statement {
+    /** {@code EXPLAIN [ANALYZE] [(FORMAT TEXT|DOT)] query}; without a format, the session's {@code explain_format}. */
+    record Explain(String query, boolean analyze, Optional<SessionSettings.ExplainFormat> format) implements Statement {
         public Explain {
             requireNonNull(query, "query is null");
+            requireNonNull(format, "format is null");
+        }
+
+        Explain(String query, boolean analyze) {
+            this(query, analyze, Optional.empty());
         }
     }
 

@@ -21,7 +21,6 @@ import java.util.regex.Pattern;
  */
 final class StatementParser {
     static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\")";
-    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final Pattern SHOW_SETTINGS = Pattern.compile("(?is)SHOW\\s+SETTINGS");
     private static final Pattern SET = Pattern.compile("(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)");
     private static final Pattern CREATE_VIEW = Pattern.compile("(?is)CREATE\\s+(OR\\s+REPLACE\\s+)?VIEW\\s+" + NAME
@@ -72,6 +71,28 @@ final class StatementParser {
         return statements;
     }
 
+    /** Whether the last character of {@code script} outside comments and blanks is a {@code ;} outside quotes. */
+    static boolean endsWithTerminator(String script) {
+        String text = blankComments(script);
+        char quote = 0;
+        int lastSignificant = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+                lastSignificant = i;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                lastSignificant = i;
+            } else if (!Character.isWhitespace(c)) {
+                lastSignificant = i;
+            }
+        }
+        return quote == 0 && lastSignificant >= 0 && text.charAt(lastSignificant) == ';';
+    }
+
     /** Recognises one statement (comments already blanked or absent). */
     static Statement parse(String sql) {
         String text = blankComments(sql).strip();
@@ -81,9 +102,9 @@ final class StatementParser {
         if (text.isEmpty()) {
             throw new QuiverException(ErrorCode.SYNTAX_ERROR, "Empty statement: expected a query such as SELECT 1");
         }
-        Matcher matcher = EXPLAIN.matcher(text);
+        Matcher matcher = ExplainStatements.EXPLAIN.matcher(text);
         if (matcher.matches()) {
-            return new Statement.Explain(matcher.group(2), matcher.group(1) != null);
+            return ExplainStatements.explain(matcher);
         }
         if (SHOW_SETTINGS.matcher(text).matches()) {
             return new Statement.ShowSettings();

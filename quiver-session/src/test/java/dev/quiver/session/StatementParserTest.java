@@ -32,6 +32,23 @@ class StatementParserTest {
     }
 
     @Test
+    void explainTakesPostgresStyleOptions() {
+        Optional<SessionSettings.ExplainFormat> dot = Optional.of(SessionSettings.ExplainFormat.DOT);
+        assertThat(StatementParser.parse("EXPLAIN (FORMAT DOT) select 1")).isEqualTo(new Statement.Explain("select 1", false, dot));
+        assertThat(StatementParser.parse("explain (analyze, format dot)\nselect 1")).isEqualTo(new Statement.Explain("select 1", true, dot));
+        assertThat(StatementParser.parse("explain analyze (format text) select 1"))
+                .isEqualTo(new Statement.Explain("select 1", true, Optional.of(SessionSettings.ExplainFormat.TEXT)));
+        // a parenthesis without options is the query's own
+        assertThat(StatementParser.parse("explain (select 1) union (select 2)"))
+                .isEqualTo(new Statement.Explain("(select 1) union (select 2)", false, Optional.empty()));
+        assertThat(StatementParser.parse("explain ((select 1))")).isEqualTo(new Statement.Explain("((select 1))", false, Optional.empty()));
+        assertThat(StatementParser.parse("explainselect 1")).isEqualTo(new Statement.Query("explainselect 1"));
+        assertThatThrownBy(() -> StatementParser.parse("explain (format svg) select 1"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("EXPLAIN format 'svg' is not one of TEXT, DOT");
+    }
+
+    @Test
     void recognisesStatements() {
         assertThat(StatementParser.parse("select 1")).isEqualTo(new Statement.Query("select 1"));
         assertThat(StatementParser.parse("  explain  select 1;")).isEqualTo(new Statement.Explain("select 1", false));

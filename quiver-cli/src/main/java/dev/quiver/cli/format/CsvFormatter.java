@@ -1,7 +1,6 @@
 package dev.quiver.cli.format;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -25,30 +24,19 @@ public final class CsvFormatter implements ResultFormatter {
             }
             out.print(header.append('\n'));
         }
-        return new RowWriter() {
-            private final StringBuilder line = new StringBuilder();
-
+        return new RowLineWriter(out) {
             @Override
-            public void writeRows(List<List<Object>> rows) {
-                for (List<Object> row : rows) {
-                    line.setLength(0);
-                    for (int i = 0; i < types.size(); i++) {
-                        if (i > 0) {
-                            line.append(',');
-                        }
-                        Object value = row.get(i);
-                        if (value != null) {
-                            appendField(line, ValueFormatter.format(value, types.get(i)), true);
-                        }
+            void appendRow(StringBuilder line, List<Object> row) {
+                for (int i = 0; i < types.size(); i++) {
+                    if (i > 0) {
+                        line.append(',');
                     }
-                    out.print(line.append('\n'));
+                    Object value = row.get(i);
+                    if (value != null) {
+                        appendField(line, ValueFormatter.format(value, types.get(i)), true);
+                    }
                 }
-                out.flush();
-            }
-
-            @Override
-            public void finish(Duration elapsed) {
-                out.flush();
+                line.append('\n');
             }
         };
     }

@@ -2,7 +2,6 @@ package dev.quiver.cli.format;
 
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -17,30 +16,19 @@ public final class JsonFormatter implements ResultFormatter {
     public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
         List<String> names = List.copyOf(columnNames);
         List<ArrowType> types = List.copyOf(columnTypes);
-        return new RowWriter() {
-            private final StringBuilder line = new StringBuilder();
-
+        return new RowLineWriter(out) {
             @Override
-            public void writeRows(List<List<Object>> rows) {
-                for (List<Object> row : rows) {
-                    line.setLength(0);
-                    line.append('{');
-                    for (int i = 0; i < types.size(); i++) {
-                        if (i > 0) {
-                            line.append(',');
-                        }
-                        appendString(line, names.get(i));
-                        line.append(':');
-                        appendValue(line, row.get(i), types.get(i));
+            void appendRow(StringBuilder line, List<Object> row) {
+                line.append('{');
+                for (int i = 0; i < types.size(); i++) {
+                    if (i > 0) {
+                        line.append(',');
                     }
-                    out.print(line.append("}\n"));
+                    appendString(line, names.get(i));
+                    line.append(':');
+                    appendValue(line, row.get(i), types.get(i));
                 }
-                out.flush();
-            }
-
-            @Override
-            public void finish(Duration elapsed) {
-                out.flush();
+                line.append("}\n");
             }
         };
     }

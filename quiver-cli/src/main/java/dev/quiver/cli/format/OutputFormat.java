@@ -1,21 +1,33 @@
 package dev.quiver.cli.format;
 
-/** The output formats of {@code quiver sql --format}. */
+import java.util.function.Function;
+
+/** The output formats of {@code quiver sql --format} and the shell's {@code .mode}. */
 public enum OutputFormat {
-    /** Aligned columns for people, with the row count and elapsed time after. */
-    TABLE(new TableFormatter()),
+    /** Aligned columns for people, fitted to the terminal, with the row count and elapsed time after. */
+    TABLE(TableFormatter::new),
     /** RFC 4180 CSV with a header row. */
-    CSV(new CsvFormatter()),
+    CSV(display -> new CsvFormatter()),
     /** JSON Lines: one JSON object per row. */
-    JSON(new JsonFormatter());
+    JSON(display -> new JsonFormatter()),
+    /** A GitHub-flavoured Markdown table. */
+    MARKDOWN(display -> new MarkdownFormatter()),
+    /** One {@code column = value} line per column, a blank line between rows. */
+    LINE(display -> new LineFormatter());
 
-    private final ResultFormatter formatter;
+    private final Function<Display, ResultFormatter> factory;
 
-    OutputFormat(ResultFormatter formatter) {
-        this.formatter = formatter;
+    OutputFormat(Function<Display, ResultFormatter> factory) {
+        this.factory = factory;
     }
 
+    /** This format with the default {@link Display}. */
     public ResultFormatter formatter() {
-        return formatter;
+        return formatter(Display.DEFAULT);
+    }
+
+    /** This format showing what {@code display} allows (only the table limits rows and width). */
+    public ResultFormatter formatter(Display display) {
+        return factory.apply(display);
     }
 }

@@ -1,5 +1,7 @@
 package dev.quiver.cli.format;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,112 +21,190 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * Numbers are right-aligned, everything else left-aligned; NULL prints as {@code NULL}. A value
  * that spans several lines (an EXPLAIN plan) takes several lines of its column. A statement
  * without result columns (SET, CREATE VIEW) prints {@code OK} and the time.
+ *
+ * <p>Of a long result it shows the first and the last rows, at most {@link Display#maxRows()} in
+ * all, with a row of {@code ...} between them and {@code N rows (M shown)} in the footer; it holds
+ * no more rows than it shows. Lines wider than {@link Display#maxWidth()} are fitted by
+ * {@link ColumnFit}: wide values are cut, then middle columns give way to a {@code ...} column.
  */
 public final class TableFormatter implements ResultFormatter {
     static final String NULL_TEXT = "NULL";
 
-    /** Keeps the rows until the end: column widths depend on every row. */
+    private final Display display;
+
+    /** A table showing DuckDB's default of 40 rows, at any width, with the time. */
+    public TableFormatter() {
+        this(Display.DEFAULT);
+    }
+
+    public TableFormatter(Display display) {
+        this.display = requireNonNull(display, "display is null");
+    }
+
+    /** Keeps the rows it shows until the end: column widths depend on every one of them. */
     @Override
     public RowWriter open(List<String> columnNames, List<ArrowType> columnTypes, PrintWriter out) {
         List<String> names = List.copyOf(columnNames);
         List<ArrowType> types = List.copyOf(columnTypes);
-        List<List<Object>> rows = new ArrayList<>();
+        RowSample sample = new RowSample(display.maxRows());
         return new RowWriter() {
             @Override
-            public void writeRows(List<List<Object>> more) {
-                rows.addAll(more);
+            public void writeRows(List<List<Object>> rows) {
+                rows.forEach(sample::add);
             }
 
             @Override
             public void finish(Duration elapsed) {
-                write(new ResultTable(names, types, rows), Integer.MAX_VALUE, elapsed, out);
+                out.print(render(names, types, sample, elapsed));
+                out.flush();
             }
         };
     }
 
-    /**
-     * Writes at most {@code maxRows} rows of {@code result}; the footer still counts them all and
-     * says how many it shows.
-     */
-    public void write(ResultTable result, int maxRows, Duration elapsed, PrintWriter out) {
-        if (result.columnCount() == 0) {
-            out.println("OK (" + seconds(elapsed) + ")");
-            out.flush();
-            return;
+    private String render(List<String> names, List<ArrowType> types, RowSample sample, Duration elapsed) {
+        if (names.isEmpty()) {
+            return display.timer() ? "OK (" + seconds(elapsed) + ")\n" : "OK\n";
         }
-        List<List<Object>> shown = result.rows().subList(0, Math.min(maxRows, result.rows().size()));
-        List<String[][]> cells = new ArrayList<>(shown.size());
-        int[] widths = new int[result.columnCount()];
-        for (int i = 0; i < widths.length; i++) {
-            widths[i] = width(result.columnNames().get(i));
+        List<String[][]> head = cells(sample.head(), types);
+        List<String[][]> tail = cells(sample.tail(), types);
+        int[] natural = new int[names.size()];
+        for (int i = 0; i < natural.length; i++) {
+            natural[i] = width(names.get(i));
         }
-        for (List<Object> row : shown) {
-            String[][] lines = new String[widths.length][];
-            for (int i = 0; i < widths.length; i++) {
+        widen(natural, head);
+        widen(natural, tail);
+        if (sample.elided()) {
+            for (int i = 0; i < natural.length; i++) {
+                natural[i] = Math.max(natural[i], ColumnFit.ELLIPSIS.length());
+            }
+        }
+        ColumnFit fit = ColumnFit.of(natural, display.maxWidth());
+        boolean[] rightAligned = new boolean[names.size()];
+        for (int i = 0; i < rightAligned.length; i++) {
+            rightAligned[i] = isNumeric(types.get(i));
+        }
+        StringBuilder text = new StringBuilder();
+        appendHeader(text, names, fit);
+        head.forEach(row -> appendRow(text, row, fit, rightAligned));
+        if (sample.elided()) {
+            String[][] gap = new String[names.size()][];
+            for (int i = 0; i < gap.length; i++) {
+                gap[i] = new String[] {ColumnFit.ELLIPSIS};
+            }
+            appendRow(text, gap, fit, new boolean[names.size()]);
+        }
+        tail.forEach(row -> appendRow(text, row, fit, rightAligned));
+        appendFooter(text, sample, head.size() + tail.size(), names.size(), fit, elapsed);
+        return text.toString();
+    }
+
+    private void appendFooter(StringBuilder text, RowSample sample, int rowsShown, int columns, ColumnFit fit, Duration elapsed) {
+        long rows = sample.count();
+        text.append('(').append(rows).append(rows == 1 ? " row" : " rows");
+        if (sample.elided()) {
+            text.append(" (").append(rowsShown).append(" shown)");
+        }
+        if (fit.elided()) {
+            text.append(", ").append(columns).append(" columns (").append(fit.shown().size()).append(" shown)");
+        }
+        if (display.timer()) {
+            text.append(", ").append(seconds(elapsed));
+        }
+        text.append(")\n");
+    }
+
+    /** The text of each value of {@code rows}, split into its lines. */
+    private static List<String[][]> cells(List<List<Object>> rows, List<ArrowType> types) {
+        List<String[][]> cells = new ArrayList<>(rows.size());
+        for (List<Object> row : rows) {
+            String[][] lines = new String[types.size()][];
+            for (int i = 0; i < lines.length; i++) {
                 Object value = row.get(i);
-                String text = value == null ? NULL_TEXT : ValueFormatter.format(value, result.columnTypes().get(i));
+                String text = value == null ? NULL_TEXT : ValueFormatter.format(value, types.get(i));
                 // split keeps no trailing empty strings: a plan's final line break adds no line
                 lines[i] = text.isEmpty() ? new String[] {""} : text.split("\r?\n");
-                for (String line : lines[i]) {
-                    widths[i] = Math.max(widths[i], width(line));
-                }
             }
             cells.add(lines);
         }
-        boolean[] rightAligned = new boolean[widths.length];
-        for (int i = 0; i < widths.length; i++) {
-            rightAligned[i] = isNumeric(result.columnTypes().get(i));
-        }
-        StringBuilder text = new StringBuilder();
-        appendHeader(text, result.columnNames(), widths);
-        for (String[][] row : cells) {
-            appendRow(text, row, widths, rightAligned);
-        }
-        int rows = result.rows().size();
-        text.append('(').append(rows).append(rows == 1 ? " row, " : " rows, ");
-        if (shown.size() < rows) {
-            text.append("first ").append(shown.size()).append(" shown, ");
-        }
-        text.append(seconds(elapsed)).append(")\n");
-        out.print(text);
-        out.flush();
+        return cells;
     }
 
-    private static void appendHeader(StringBuilder text, List<String> names, int[] widths) {
+    private static void widen(int[] widths, List<String[][]> rows) {
+        for (String[][] row : rows) {
+            for (int i = 0; i < widths.length; i++) {
+                for (String line : row[i]) {
+                    widths[i] = Math.max(widths[i], width(line));
+                }
+            }
+        }
+    }
+
+    private static void appendHeader(StringBuilder text, List<String> names, ColumnFit fit) {
         StringBuilder rule = new StringBuilder();
-        for (int i = 0; i < widths.length; i++) {
-            if (i > 0) {
+        forEachShown(fit, (column, first) -> {
+            if (!first) {
                 text.append('|');
                 rule.append('+');
             }
+            int width = column < 0 ? ColumnFit.ELLIPSIS.length() : fit.widths()[column];
             text.append(' ');
-            pad(text, names.get(i), widths[i], false);
+            pad(text, column < 0 ? ColumnFit.ELLIPSIS : cut(names.get(column), width), width, false);
             text.append(' ');
-            rule.append("-".repeat(widths[i] + 2));
-        }
+            rule.append("-".repeat(width + 2));
+        });
         stripTrailing(text).append('\n').append(rule).append('\n');
     }
 
-    private static void appendRow(StringBuilder text, String[][] row, int[] widths, boolean[] rightAligned) {
+    private static void appendRow(StringBuilder text, String[][] row, ColumnFit fit, boolean[] rightAligned) {
         int height = 1;
-        for (String[] lines : row) {
-            height = Math.max(height, lines.length);
+        for (int column : fit.shown()) {
+            height = Math.max(height, row[column].length);
         }
         for (int line = 0; line < height; line++) {
-            for (int i = 0; i < widths.length; i++) {
-                if (i > 0) {
+            int lineIndex = line;
+            forEachShown(fit, (column, first) -> {
+                if (!first) {
                     text.append('|');
                 }
                 text.append(' ');
-                pad(text, line < row[i].length ? row[i][line] : "", widths[i], rightAligned[i]);
+                if (column < 0) {
+                    pad(text, lineIndex == 0 ? ColumnFit.ELLIPSIS : "", ColumnFit.ELLIPSIS.length(), false);
+                } else {
+                    String value = lineIndex < row[column].length ? row[column][lineIndex] : "";
+                    pad(text, cut(value, fit.widths()[column]), fit.widths()[column], rightAligned[column]);
+                }
                 text.append(' ');
-            }
+            });
             stripTrailing(text).append('\n');
         }
     }
 
+    /** Visits the shown columns in order, with -1 for the {@code ...} column where middle columns are left out. */
+    private static void forEachShown(ColumnFit fit, ColumnVisitor visitor) {
+        List<Integer> shown = fit.shown();
+        for (int i = 0; i < shown.size(); i++) {
+            visitor.visit(shown.get(i), i == 0);
+            if (i == fit.elidedAfter()) {
+                visitor.visit(-1, false);
+            }
+        }
+    }
+
+    private interface ColumnVisitor {
+        void visit(int column, boolean first);
+    }
+
+    /** {@code value} cut to {@code width} characters, ending in {@code ...} when cut. */
+    private static String cut(String value, int width) {
+        if (width(value) <= width) {
+            return value;
+        }
+        int keep = Math.max(0, width - ColumnFit.ELLIPSIS.length());
+        return value.substring(0, value.offsetByCodePoints(0, keep)) + ColumnFit.ELLIPSIS;
+    }
+
     private static void pad(StringBuilder text, String value, int width, boolean right) {
-        String padding = " ".repeat(width - width(value));
+        String padding = " ".repeat(Math.max(0, width - width(value)));
         if (right) {
             text.append(padding).append(value);
         } else {
@@ -141,11 +221,11 @@ public final class TableFormatter implements ResultFormatter {
         return text;
     }
 
-    private static int width(String text) {
+    static int width(String text) {
         return text.codePointCount(0, text.length());
     }
 
-    private static boolean isNumeric(ArrowType type) {
+    static boolean isNumeric(ArrowType type) {
         return type instanceof ArrowType.Int || type instanceof ArrowType.Decimal
                 || type instanceof ArrowType.FloatingPoint;
     }

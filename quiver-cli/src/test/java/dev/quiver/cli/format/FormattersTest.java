@@ -130,6 +130,115 @@ class FormattersTest {
         assertThat(render(OutputFormat.JSON, table)).isEqualTo("{\"x\":\"Infinity\"}\n{\"x\":\"NaN\"}\n");
     }
 
+    @Test
+    void tableShowsTheFirstAndLastRowsOfALongResult() {
+        List<List<Object>> rows = new java.util.ArrayList<>();
+        for (long i = 1; i <= 1000; i++) {
+            rows.add(row(i));
+        }
+        ResultTable table = new ResultTable(List.of("n"), List.of(INT64), rows);
+        StringWriter text = new StringWriter();
+        new TableFormatter(new Display(5, 0, false)).write(table, Duration.ZERO, new PrintWriter(text));
+        // the header is left-aligned, numbers right-aligned
+        assertThat(text.toString()).isEqualTo("""
+                 n
+                ------
+                    1
+                    2
+                    3
+                 ...
+                  999
+                 1000
+                (1000 rows (5 shown))
+                """);
+    }
+
+    @Test
+    void rowSampleKeepsHeadAndTailWhateverTheCount() {
+        for (int count : new int[] {0, 1, 39, 40, 41, 45, 60, 61, 1000}) {
+            RowSample sample = new RowSample(40);
+            for (long i = 0; i < count; i++) {
+                sample.add(row(i));
+            }
+            List<Object> expected = new java.util.ArrayList<>();
+            for (long i = 0; i < count; i++) {
+                if (count <= 40 || i < 20 || i >= count - 20) {
+                    expected.add(i);
+                }
+            }
+            List<Object> shown = new java.util.ArrayList<>();
+            sample.head().forEach(r -> shown.add(r.get(0)));
+            sample.tail().forEach(r -> shown.add(r.get(0)));
+            assertThat(shown).as("%d rows", count).isEqualTo(expected);
+            assertThat(sample.elided()).isEqualTo(count > 40);
+            assertThat(sample.count()).isEqualTo(count);
+        }
+    }
+
+    @Test
+    void tableWiderThanTheTerminalElidesMiddleColumns() {
+        List<String> names = List.of("first", "second_column", "third_column", "fourth_column", "last");
+        ResultTable table = new ResultTable(names, List.of(INT64, UTF8, UTF8, UTF8, INT64),
+                List.of(row(1L, "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc", 5L)));
+        StringWriter text = new StringWriter();
+        new TableFormatter(new Display(40, 40, false)).write(table, Duration.ZERO, new PrintWriter(text));
+        assertThat(text.toString()).isEqualTo("""
+                 first | second_column | ... | last
+                -------+---------------+-----+------
+                     1 | aaaaaaaaaaaa  | ... |    5
+                (1 row, 5 columns (3 shown))
+                """);
+        assertThat(text.toString().lines().mapToInt(String::length).max().orElseThrow()).isLessThanOrEqualTo(40);
+    }
+
+    @Test
+    void tableCutsValuesWiderThanTheirShareBeforeElidingColumns() {
+        String longText = "x".repeat(100);
+        ResultTable table = new ResultTable(List.of("id", "comment"), List.of(INT64, UTF8), List.of(row(7L, longText)));
+        StringWriter text = new StringWriter();
+        new TableFormatter(new Display(40, 60, false)).write(table, Duration.ZERO, new PrintWriter(text));
+        assertThat(text.toString()).isEqualTo("""
+                 id | comment
+                ----+----------------------
+                  7 | xxxxxxxxxxxxxxxxx...
+                (1 row)
+                """);
+    }
+
+    @Test
+    void aSingleColumnIsNeverCutOrElided() {
+        String plan = "ProjectionExec: " + "a, ".repeat(40);
+        ResultTable table = new ResultTable(List.of("plan"), List.of(UTF8), List.of(row(plan)));
+        StringWriter text = new StringWriter();
+        new TableFormatter(new Display(40, 30, false)).write(table, Duration.ZERO, new PrintWriter(text));
+        assertThat(text.toString()).contains(plan.stripTrailing());
+    }
+
+    @Test
+    void markdownEscapesPipesAndAlignsNumbersRight() {
+        ResultTable table = new ResultTable(List.of("name", "total"), List.of(UTF8, decimal(10, 2)),
+                List.of(row("a|b", new BigDecimal("1.50")), row("two\nlines", null)));
+        assertThat(render(OutputFormat.MARKDOWN, table)).isEqualTo("""
+                | name | total |
+                |---|---:|
+                | a\\|b | 1.50 |
+                | two<br>lines | NULL |
+                """);
+    }
+
+    @Test
+    void lineModePrintsOneColumnALine() {
+        ResultTable table = new ResultTable(List.of("id", "long_name"), List.of(INT64, UTF8),
+                List.of(row(1L, "x"), row(2L, null)));
+        assertThat(render(OutputFormat.LINE, table)).isEqualTo("""
+                       id = 1
+                long_name = x
+
+                       id = 2
+                long_name = NULL
+                """);
+    }
+
     private static String render(OutputFormat format, ResultTable table) {
         return render(format, table, Duration.ofMillis(5));
     }
