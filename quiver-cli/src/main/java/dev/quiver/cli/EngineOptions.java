@@ -7,6 +7,7 @@ import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.SessionSettings;
 import dev.quiver.session.spi.QuiverPlugins;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +56,11 @@ final class EngineOptions {
             description = "A session setting, as SET NAME = VALUE would (repeatable), e.g. --set distributed.max_tasks_per_stage=8.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--catalog", paramLabel = "DIR",
+            description = "Keep views, external table definitions and the tables CREATE TABLE makes (as Parquet) in DIR across runs, "
+                    + "like a DuckDB database file; created if missing; one process at a time")
+    private Path catalogDirectory;
+
     @Option(names = "--stage-handler", paramLabel = "CLASS",
             description = "A stage-event handler (dev.quiver.distributed.event.StageEventHandler) for distributed queries, by class name, "
                     + "instantiated with its public no-argument constructor (repeatable; run in the order given), e.g. "
@@ -99,6 +105,9 @@ final class EngineOptions {
         builder.plugins(QuiverPlugins.load(EngineOptions.class.getClassLoader()));
         for (String className : stageHandlers) {
             builder.stageEventHandler(StageHandlers.instantiate(spec.commandLine(), className));
+        }
+        if (catalogDirectory != null) {
+            builder.catalogDirectory(catalogDirectory);
         }
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);

@@ -33,12 +33,13 @@ import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
-import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
+import dev.quiver.engine.source.memory.InMemoryTable;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.session.spi.QuiverPlugin;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -49,6 +50,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -59,7 +61,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * A single-node SQL session over a {@link Catalog}: runs queries, {@code EXPLAIN [ANALYZE]},
  * {@code SET}, {@code CREATE [OR REPLACE] VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE} (Parquet,
- * Arrow IPC and CSV files; see {@link FileTables}) and {@code DROP TABLE}.
+ * Arrow IPC and CSV files; see {@link FileTables}), and the statements of {@code CatalogStatements}:
+ * {@code SHOW TABLES}, {@code DESCRIBE}, {@code CREATE TABLE [AS]}, {@code INSERT}, {@code COPY ... TO},
+ * {@code DROP TABLE}. With {@link Builder#catalogDirectory} its views and tables outlive it.
  *
  * <p>The session owns a {@link RootAllocator}, a {@link MemoryPool} holding the memory limit, and
  * the {@link QuiverExecutor} whose threads run queries. Each query gets its own
@@ -86,11 +90,14 @@ public final class QuerySession implements AutoCloseable {
     private final SessionCatalog catalog;
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
-    private final Map<String, String> views = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final SessionViews views;
     private final AtomicLong queryIds = new AtomicLong();
     private final Optional<DistributedRuntime> distributed;
     /** Tells this session's queries apart from other sessions' on shared workers. */
     private final String sessionTag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    private final MemoryTables memoryTables;
+    private final Optional<CatalogPersistence> persistence;
+    private final CatalogStatements catalogStatements;
     private Settings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
@@ -102,6 +109,8 @@ public final class QuerySession implements AutoCloseable {
         extensions.tables().forEach(table -> this.catalog.register(table, false));
         this.settings = requireNonNull(settings, "settings is null");
         this.pool = new MemoryPool(settings.get(SessionSettings.MEMORY_LIMIT));
+        // locked first: a directory another process uses stops the session before it starts anything
+        this.persistence = builder.catalogDirectory.map(CatalogPersistence::open);
         this.allocator = new RootAllocator();
         this.executor = new QuiverExecutor("session");
         try {
@@ -111,6 +120,20 @@ public final class QuerySession implements AutoCloseable {
         } catch (RuntimeException e) {
             executor.close();
             allocator.close();
+            persistence.ifPresent(CatalogPersistence::close);
+            throw e;
+        }
+        this.memoryTables = new MemoryTables(allocator, this::memoryPool);
+        this.views = new SessionViews(this.catalog, persistence);
+        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, persistence, new StatementSession());
+        try {
+            persistence.ifPresent(p -> {
+                Map<String, String> kept = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                p.load(this.catalog, kept, CatalogStatements::openExternalTable);
+                views.restore(kept);
+            });
+        } catch (RuntimeException e) {
+            close();
             throw e;
         }
     }
@@ -150,7 +173,7 @@ public final class QuerySession implements AutoCloseable {
         requireNonNull(table, "table is null");
         synchronized (this) {
             checkOpen();
-            if (views.containsKey(table.name())) {
+            if (views.contains(table.name())) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + table.name() + "' is a view; choose another table name");
             }
         }
@@ -188,8 +211,8 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** The views defined in this session, by name. */
-    public synchronized Map<String, String> views() {
-        return new LinkedHashMap<>(views);
+    public Map<String, String> views() {
+        return new LinkedHashMap<>(views.snapshot());
     }
 
     /**
@@ -244,13 +267,14 @@ public final class QuerySession implements AutoCloseable {
     private QueryHandle executeStatement(String sql) {
         Statement statement = StatementParser.parse(sql);
         try {
-            return executeParsed(statement);
+            return executeParsed(statement, sql);
         } catch (QuiverException e) {
             throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
         }
     }
 
-    private QueryHandle executeParsed(Statement statement) {
+    /** @param sql the statement as written, which a catalog directory keeps for CREATE EXTERNAL TABLE */
+    private QueryHandle executeParsed(Statement statement, String sql) {
         long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
             ExecutionPlan plan = planQuery(query.sql());
@@ -266,6 +290,9 @@ public final class QuerySession implements AutoCloseable {
         if (statement instanceof Statement.ShowSettings) {
             return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(settings()), start);
         }
+        if (statement instanceof Statement.CatalogStatement catalogStatement) {
+            return catalogStatements.execute(catalogStatement, start);
+        }
         if (statement instanceof Statement.Set set) {
             applySetting(set.name(), set.value());
         } else if (statement instanceof Statement.CreateView create) {
@@ -273,11 +300,7 @@ public final class QuerySession implements AutoCloseable {
         } else if (statement instanceof Statement.DropView drop) {
             dropView(drop);
         } else if (statement instanceof Statement.CreateExternalTable create) {
-            createExternalTable(create);
-        } else if (statement instanceof Statement.DropTable drop) {
-            if (!catalog.drop(drop.name()) && !drop.ifExists()) {
-                throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table '" + drop.name() + "' does not exist");
-            }
+            catalogStatements.createExternalTable(create, sql);
         }
         return literalResult(new Schema(List.of()), List.of(), start);
     }
@@ -350,7 +373,12 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
+    private QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
+        return startDistributed(plan, queryId, start, Optional.empty());
+    }
+
+    /** With a {@code sink}, the handle writes the rows into it and returns their count. */
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
@@ -358,29 +386,50 @@ public final class QuerySession implements AutoCloseable {
                 runtime.coordinator().headServices());
         DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
         ExecutionPlan root = plan.singleNodePlan();
-        List<String> names = root.schema().getFields().stream().map(Field::getName).toList();
-        return new QueryHandle(queryId, names, root.schema(), root, context, queryAllocator, ctx -> query.start(), start, Optional.of(query));
+        Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : root.schema();
+        return new QueryHandle(queryId, columnNames(schema), schema, root, context, queryAllocator, output(ctx -> query.start(), sink), start,
+                Optional.of(query));
+    }
+
+    private static List<String> columnNames(Schema schema) {
+        return schema.getFields().stream().map(Field::getName).toList();
+    }
+
+    /** The handle's stream: the query's rows, or with a sink the count of rows written into it. */
+    private static Function<TaskContext, BatchStream> output(Function<TaskContext, BatchStream> rows, Optional<Function<TaskContext, WriteSink>> sink) {
+        return sink.<Function<TaskContext, BatchStream>>map(write -> ctx -> WriteBatchStream.open(rows, write, ctx)).orElse(rows);
+    }
+
+    /** Runs {@code plan} (on the workers, if the session has them) into the sink {@code sink} makes. */
+    private QueryHandle startWrite(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
+        if (distributed.isEmpty()) {
+            return startQuery(plan, start, Optional.of(sink));
+        }
+        String queryId = nextDistributedQueryId();
+        return startDistributed(planDistributed(plan, queryId), queryId, start, Optional.of(sink));
     }
 
     private ExecutionPlan planQuery(String sql) {
         Settings current;
-        Map<String, String> currentViews;
         synchronized (this) {
             checkOpen();
             current = settings;
-            currentViews = new LinkedHashMap<>(views);
         }
-        return QueryPlanning.plan(catalog, currentViews, current, sql);
+        return QueryPlanning.plan(catalog, views.snapshot(), current, sql);
     }
 
-    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start) {
+    private QueryHandle startQuery(ExecutionPlan plan, long start) {
+        return startQuery(plan, start, Optional.empty());
+    }
+
+    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start, Optional<Function<TaskContext, WriteSink>> sink) {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
-        List<String> names = plan.schema().getFields().stream().map(Field::getName).toList();
-        return new QueryHandle(queryId, names, plan.schema(), plan, context, queryAllocator,
-                ctx -> PlanExecutor.executeAll(plan, ctx), start);
+        Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : plan.schema();
+        return new QueryHandle(queryId, columnNames(schema), schema, plan, context, queryAllocator,
+                output(ctx -> PlanExecutor.executeAll(plan, ctx), sink), start);
     }
 
     private QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start) {
@@ -404,55 +453,26 @@ public final class QuerySession implements AutoCloseable {
         long limit = next.get(SessionSettings.MEMORY_LIMIT);
         if (limit != settings.get(SessionSettings.MEMORY_LIMIT)) {
             // Queries already running keep reserving from the old pool; it is checked for leaks at close.
+            // The session's tables move to the new one (or the SET fails if they do not fit).
+            MemoryPool resized = new MemoryPool(limit);
+            memoryTables.moveTo(resized);
             retiredPools.add(pool);
-            pool = new MemoryPool(limit);
+            pool = resized;
         }
         settings = next;
     }
 
     private void createView(Statement.CreateView create) {
-        Settings current;
-        Map<String, String> currentViews;
+        Settings current = settings();
         synchronized (this) {
             checkOpen();
-            if (!create.replace() && views.containsKey(create.name())) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
-                        "View '" + create.name() + "' already exists; use CREATE OR REPLACE VIEW to change it");
-            }
-            if (catalog.table(create.name()).isPresent()) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a table of the catalog; choose another view name");
-            }
-            current = settings;
-            currentViews = new LinkedHashMap<>(views);
-            currentViews.remove(create.name());
         }
-        QueryPlanning.validateView(catalog, currentViews, current, create.query());
-        synchronized (this) {
-            views.put(create.name(), create.query());
-        }
-    }
-
-    /** Opens the files (reading footers or a CSV sample) outside the session's lock. */
-    private void createExternalTable(Statement.CreateExternalTable create) {
-        synchronized (this) {
-            checkOpen();
-            if (views.containsKey(create.name())) {
-                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "'" + create.name() + "' is a view; choose another table name");
-            }
-        }
-        if (create.ifNotExists() && catalog.isRegistered(create.name())) {
-            return;
-        }
-        TableSource table = FileTables.open(create.name(), List.of(create.location()), create.format(), create.columns(),
-                new FileOptions(create.options()));
-        catalog.register(table, create.replace());
+        views.create(create, (others, query) -> QueryPlanning.validateView(catalog, others, current, query));
     }
 
     private synchronized void dropView(Statement.DropView drop) {
         checkOpen();
-        if (views.remove(drop.name()) == null && !drop.ifExists()) {
-            throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "View '" + drop.name() + "' does not exist");
-        }
+        views.drop(drop);
     }
 
     private void checkOpen() {
@@ -478,6 +498,11 @@ public final class QuerySession implements AutoCloseable {
             clusterFailure = e;
         }
         executor.close();
+        try {
+            releaseTables();
+        } catch (RuntimeException e) {
+            clusterFailure = clusterFailure == null ? e : clusterFailure;
+        }
         long leaked = allocator.getAllocatedMemory();
         long reserved = pool.used() + retiredPools.stream().mapToLong(MemoryPool::used).sum();
         String open = allocator.getChildAllocators().isEmpty() ? ""
@@ -492,6 +517,40 @@ public final class QuerySession implements AutoCloseable {
         }
         if (clusterFailure != null) {
             throw clusterFailure;
+        }
+    }
+
+    /** Frees the session's in-memory tables and lets go of its catalog directory (at close); stored tables stay. */
+    private void releaseTables() {
+        for (TableSource table : catalog.registeredTables()) {
+            if (table instanceof InMemoryTable) {
+                catalogStatements.forget(table);
+            }
+        }
+        memoryTables.close();
+        persistence.ifPresent(CatalogPersistence::close);
+    }
+
+    /** What {@link CatalogStatements} uses of this session. */
+    private final class StatementSession implements CatalogStatements.Session {
+        @Override
+        public ExecutionPlan plan(String sql) {
+            return planQuery(sql);
+        }
+
+        @Override
+        public QueryHandle rows(Schema schema, List<List<Object>> rows, long start) {
+            return literalResult(schema, rows, start);
+        }
+
+        @Override
+        public QueryHandle write(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
+            return startWrite(plan, sink, start);
+        }
+
+        @Override
+        public Map<String, String> views() {
+            return views.snapshot();
         }
     }
 
@@ -524,6 +583,7 @@ public final class QuerySession implements AutoCloseable {
         private final List<PlanNodeCodec<?>> nodeCodecs = new ArrayList<>();
         private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
+        private Optional<Path> catalogDirectory = Optional.empty();
 
         private Builder() {}
 
@@ -593,6 +653,17 @@ public final class QuerySession implements AutoCloseable {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
             this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker));
+            return this;
+        }
+
+        /**
+         * Keeps the session's views, external table definitions and tables ({@code CREATE TABLE}, as
+         * Parquet) in {@code directory} (created if missing), and starts with those a previous session
+         * left there, like a DuckDB database file. One session at a time may use a directory: a second
+         * one, in this process or another, fails to build with INVALID_CONFIGURATION. See docs/tables.md.
+         */
+        public Builder catalogDirectory(Path directory) {
+            this.catalogDirectory = Optional.of(requireNonNull(directory, "directory is null"));
             return this;
         }
 

@@ -6,11 +6,13 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * The catalog a session plans against: the tables registered at run time ({@code CREATE EXTERNAL
@@ -52,8 +54,11 @@ final class SessionCatalog implements Catalog {
         }
     }
 
-    /** Registers {@code table} under its name; an existing registered table is replaced only when {@code replace}. */
-    void register(TableSource table, boolean replace) {
+    /**
+     * Registers {@code table} under its name; an existing registered table is replaced only when
+     * {@code replace}. Returns the table it replaced.
+     */
+    Optional<TableSource> register(TableSource table, boolean replace) {
         requireNonNull(table, "table is null");
         if (base.table(table.name()).isPresent()) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
@@ -62,20 +67,50 @@ final class SessionCatalog implements Catalog {
         synchronized (registered) {
             if (!replace && registered.containsKey(table.name())) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "Table '" + table.name()
-                        + "' already exists; use CREATE OR REPLACE EXTERNAL TABLE or DROP TABLE first");
+                        + "' already exists; use CREATE OR REPLACE or DROP TABLE first");
             }
-            registered.put(table.name(), table);
+            return Optional.ofNullable(registered.put(table.name(), table));
         }
     }
 
     /** Removes a registered table; false when there is none of that name. */
     boolean drop(String name) {
+        return remove(name).isPresent();
+    }
+
+    /** Removes a registered table and returns it; empty when there is none of that name. */
+    Optional<TableSource> remove(String name) {
         if (!isRegistered(name) && base.table(name).isPresent()) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT,
                     "'" + name + "' is a table of the session's catalog, not one registered in the session; it cannot be dropped");
         }
         synchronized (registered) {
-            return registered.remove(name) != null;
+            return Optional.ofNullable(registered.remove(name));
+        }
+    }
+
+    /**
+     * Replaces registered table {@code name} by {@code change} applied to it, atomically with
+     * respect to other registrations; {@code change} may throw to refuse. Returns the new table.
+     *
+     * @throws QuiverException TABLE_NOT_FOUND when no table of that name is registered
+     */
+    TableSource update(String name, UnaryOperator<TableSource> change) {
+        synchronized (registered) {
+            TableSource current = registered.get(name);
+            if (current == null) {
+                throw new QuiverException(ErrorCode.TABLE_NOT_FOUND, "Table '" + name + "' does not exist (was it dropped while the statement ran?)");
+            }
+            TableSource next = requireNonNull(change.apply(current), "change gave null");
+            registered.put(name, next);
+            return next;
+        }
+    }
+
+    /** The tables registered in the session (not the base catalog's). */
+    List<TableSource> registeredTables() {
+        synchronized (registered) {
+            return List.copyOf(registered.values());
         }
     }
 }

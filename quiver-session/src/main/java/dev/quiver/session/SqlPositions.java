@@ -35,17 +35,28 @@ final class SqlPositions {
         String planned = statement instanceof Statement.Query query ? query.sql()
                 : statement instanceof Statement.Explain explain ? explain.query()
                 : statement instanceof Statement.CreateView create ? create.query()
+                : statement instanceof Statement.DescribeQuery describe ? describe.query()
+                : statement instanceof Statement.CreateTableAs create ? create.query()
+                : statement instanceof Statement.Insert insert ? insert.query()
+                : statement instanceof Statement.CopyTo copy ? copy.query()
                 : null;
         return planned == null ? 0 : offsetOf(sql, planned);
     }
 
-    /** {@code part}, a suffix of statement {@code sql} once comments, trailing blanks and {@code ;} are dropped, starts at this offset of {@code sql}. */
+    /**
+     * Where {@code part} of statement {@code sql} starts: its suffix once comments, trailing blanks
+     * and {@code ;} are dropped, else (the query of a {@code COPY (query) TO ...}) where it occurs; 0
+     * when it does not occur as written.
+     */
     static int offsetOf(String sql, String part) {
         String text = StatementParser.blankComments(sql).stripTrailing();
         while (text.endsWith(";")) {
             text = text.substring(0, text.length() - 1).stripTrailing();
         }
-        return text.endsWith(part) ? text.length() - part.length() : 0;
+        if (text.endsWith(part)) {
+            return text.length() - part.length();
+        }
+        return Math.max(0, text.indexOf(part));
     }
 
     /** The 1-based line and column of {@code offset} in {@code text}. */

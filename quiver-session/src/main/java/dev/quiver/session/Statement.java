@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.source.files.FileFormat;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -78,10 +79,75 @@ sealed interface Statement {
         }
     }
 
-    /** {@code DROP TABLE [IF EXISTS] name}: unregisters an external table. */
-    record DropTable(String name, boolean ifExists) implements Statement {
+    /**
+     * {@code DROP TABLE [IF EXISTS] name}: unregisters an external table, or drops a table the session
+     * stores (its memory released, its files deleted).
+     */
+    record DropTable(String name, boolean ifExists) implements CatalogStatement {
         public DropTable {
             requireNonNull(name, "name is null");
+        }
+    }
+
+    /** The statements {@link CatalogStatements} runs: introspection and the statements that write tables or files. */
+    sealed interface CatalogStatement extends Statement {}
+
+    /** {@code SHOW TABLES}: the names of the tables and views. */
+    record ShowTables() implements CatalogStatement {}
+
+    /** {@code DESCRIBE t}, {@code SHOW COLUMNS FROM t}: the columns of a table or view, by its (maybe schema-qualified) name. */
+    record DescribeTable(List<String> name) implements CatalogStatement {
+        public DescribeTable {
+            name = List.copyOf(requireNonNull(name, "name is null"));
+        }
+    }
+
+    /** {@code DESCRIBE query}: the columns the query would return. */
+    record DescribeQuery(String query) implements CatalogStatement {
+        public DescribeQuery {
+            requireNonNull(query, "query is null");
+        }
+    }
+
+    /** How a {@code CREATE TABLE} treats a table of the same name, and whether the table outlives the session's catalog. */
+    record CreateMode(boolean replace, boolean ifNotExists, boolean temporary) {}
+
+    /** {@code CREATE [OR REPLACE] [TEMP] TABLE [IF NOT EXISTS] name (column type, ...)}: an empty table. */
+    record CreateTable(String name, Schema columns, CreateMode mode) implements CatalogStatement {
+        public CreateTable {
+            requireNonNull(name, "name is null");
+            requireNonNull(columns, "columns is null");
+            requireNonNull(mode, "mode is null");
+        }
+    }
+
+    /** {@code CREATE [OR REPLACE] [TEMP] TABLE [IF NOT EXISTS] name AS query}: a table holding the query's rows. */
+    record CreateTableAs(String name, String query, CreateMode mode) implements CatalogStatement {
+        public CreateTableAs {
+            requireNonNull(name, "name is null");
+            requireNonNull(query, "query is null");
+            requireNonNull(mode, "mode is null");
+        }
+    }
+
+    /**
+     * {@code INSERT INTO name [(columns)] query}, the query maybe {@code VALUES (...), ...}; or
+     * {@code INSERT INTO name BY NAME query} (DuckDB's), which fills the columns the query's column names name.
+     */
+    record Insert(String table, Optional<List<String>> columns, String query, boolean byName) implements CatalogStatement {
+        public Insert {
+            requireNonNull(table, "table is null");
+            columns = requireNonNull(columns, "columns is null").map(List::copyOf);
+            requireNonNull(query, "query is null");
+        }
+    }
+
+    /** {@code COPY (query) TO 'path' (options)} or {@code COPY table TO 'path' (options)}, the table as {@code SELECT * FROM table}. */
+    record CopyTo(String query, String path, CopyOptions options) implements CatalogStatement {
+        public CopyTo {
+            requireNonNull(query, "query is null");
+            requireNonNull(path, "path is null");
+            requireNonNull(options, "options is null");
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * Splits scripts into statements and recognises the statements Calcite does not parse
  * ({@code EXPLAIN}, {@code SET}, {@code SHOW SETTINGS}, {@code CREATE VIEW}, {@code DROP VIEW}, {@code CREATE EXTERNAL TABLE},
- * {@code DROP TABLE}); everything else is a
+ * {@code DROP TABLE}, and those of {@link CatalogStatementParser}); everything else is a
  * query for the SQL planner.
  *
  * <p>Comments are blanked out rather than removed, so that line and column numbers of errors in
@@ -130,10 +131,15 @@ final class StatementParser {
         if (matcher.matches()) {
             return new Statement.DropTable(identifier(matcher.group(2)), matcher.group(1) != null);
         }
+        Optional<Statement> catalogStatement = CatalogStatementParser.parse(text);
+        if (catalogStatement.isPresent()) {
+            return catalogStatement.get();
+        }
         matcher = FIRST_WORD.matcher(text);
         if (matcher.matches() && UNSUPPORTED.contains(matcher.group(1).toUpperCase(Locale.ROOT))) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, matcher.group(1).toUpperCase(Locale.ROOT)
-                    + " statements are not supported; Quiver runs queries (SELECT, WITH, VALUES), EXPLAIN, SET, CREATE VIEW, DROP VIEW, CREATE EXTERNAL TABLE and DROP TABLE");
+                    + " statements are not supported; Quiver runs queries (SELECT, WITH, VALUES), EXPLAIN, SET, SHOW, DESCRIBE, CREATE [EXTERNAL] TABLE,"
+                    + " CREATE TABLE AS, INSERT INTO, COPY TO, CREATE VIEW, DROP TABLE and DROP VIEW");
         }
         return new Statement.Query(text);
     }

@@ -7,6 +7,8 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.files.FileFormat;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -62,10 +64,59 @@ class StatementParserTest {
     }
 
     @Test
+    void recognisesTableStatements() {
+        assertThat(StatementParser.parse("show tables")).isEqualTo(new Statement.ShowTables());
+        assertThat(StatementParser.parse("SHOW ALL TABLES")).isEqualTo(new Statement.ShowTables());
+        assertThat(StatementParser.parse("describe t")).isEqualTo(new Statement.DescribeTable(List.of("t")));
+        assertThat(StatementParser.parse("show columns from information_schema . \"tables\""))
+                .isEqualTo(new Statement.DescribeTable(List.of("information_schema", "tables")));
+        assertThat(StatementParser.parse("describe select 1 as x")).isEqualTo(new Statement.DescribeQuery("select 1 as x"));
+        Statement.CreateMode plain = new Statement.CreateMode(false, false, false);
+        assertThat(StatementParser.parse("create table t as select 1")).isEqualTo(new Statement.CreateTableAs("t", "select 1", plain));
+        assertThat(StatementParser.parse("CREATE OR REPLACE TEMP TABLE t AS (select 1)"))
+                .isEqualTo(new Statement.CreateTableAs("t", "(select 1)", new Statement.CreateMode(true, false, true)));
+        assertThat(StatementParser.parse("create table if not exists t (a integer not null, b decimal(10, 2))"))
+                .isInstanceOfSatisfying(Statement.CreateTable.class, create -> {
+                    assertThat(create.mode()).isEqualTo(new Statement.CreateMode(false, true, false));
+                    assertThat(create.columns().getFields()).hasSize(2);
+                    assertThat(create.columns().getFields().get(0).isNullable()).isFalse();
+                });
+        assertThat(StatementParser.parse("insert into t values (1), (2)"))
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "values (1), (2)", false));
+        assertThat(StatementParser.parse("insert into t (a, \"B c\") select 1, 2"))
+                .isEqualTo(new Statement.Insert("t", Optional.of(List.of("a", "B c")), "select 1, 2", false));
+        assertThat(StatementParser.parse("insert into t by name select 1 as b"))
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "select 1 as b", true));
+        assertThat(StatementParser.parse("insert into t (select 1, 2)"))
+                .isEqualTo(new Statement.Insert("t", Optional.empty(), "(select 1, 2)", false));
+        assertThat(StatementParser.parse("copy (select (1) as x) to 'o''s.csv' (header false, delimiter ';')"))
+                .isInstanceOfSatisfying(Statement.CopyTo.class, copy -> {
+                    assertThat(copy.query()).isEqualTo("select (1) as x");
+                    assertThat(copy.path()).isEqualTo("o's.csv");
+                    assertThat(copy.options().writeOptions().csv().header()).isFalse();
+                    assertThat(copy.options().writeOptions().csv().delimiter()).isEqualTo(';');
+                });
+        assertThat(StatementParser.parse("COPY t TO 'out' WITH (FORMAT 'parquet', PARTITION_BY (a, b))"))
+                .isInstanceOfSatisfying(Statement.CopyTo.class, copy -> {
+                    assertThat(copy.query()).isEqualTo("SELECT * FROM \"t\"");
+                    assertThat(copy.options().format()).isEqualTo(FileFormat.PARQUET);
+                    assertThat(copy.options().partitionBy()).containsExactly("a", "b");
+                });
+    }
+
+    @Test
     void rejectsDmlAndEmptyStatements() {
-        assertThatThrownBy(() -> StatementParser.parse("insert into t values (1)"))
+        assertThatThrownBy(() -> StatementParser.parse("update t set x = 1"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
-                .hasMessageContaining("INSERT");
+                .hasMessageContaining("UPDATE");
+        assertThatThrownBy(() -> StatementParser.parse("delete from t"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("DELETE");
+        assertThatThrownBy(() -> StatementParser.parse("copy t from 'x.csv'"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("INSERT INTO t SELECT");
+        assertThatThrownBy(() -> StatementParser.parse("copy t to"))
+                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SYNTAX_ERROR));
         assertThatThrownBy(() -> StatementParser.parse(" -- nothing\n"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SYNTAX_ERROR));
     }

@@ -8,11 +8,14 @@ import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.source.memory.MemoryChunk;
 import dev.quiver.engine.source.memory.MemoryScanExec;
+import dev.quiver.engine.source.memory.MemoryTableScanExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchScanExec;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +42,20 @@ final class SourceCodecs {
                             }
                             return new MemoryScanExec(c.schema(c.required(in, "schema")), partitions);
                         }),
+                // the batches travel inside the plan as Arrow IPC messages: a worker has no other way to reach the session's memory
+                PlanNodeCodec.of("MemoryTableScanExec", MemoryTableScanExec.class,
+                        (n, out, c) -> {
+                            out.put("table", n.table());
+                            out.set("schema", c.schema(n.schema()));
+                            ArrayNode partitions = out.putArray("partitions");
+                            for (List<MemoryChunk> partition : n.partitions()) {
+                                ArrayNode chunks = partitions.addArray();
+                                for (MemoryChunk chunk : partition) {
+                                    chunks.addObject().put("rows", chunk.rowCount()).put("ipc", chunk.ipc(n.schema()));
+                                }
+                            }
+                        },
+                        SourceCodecs::decodeMemoryTable),
                 // rebuilt through the catalog's public scan API: the node's constructor is package-private
                 PlanNodeCodec.of("TpchScanExec", TpchScanExec.class,
                         (n, out, c) -> {
@@ -48,6 +65,23 @@ final class SourceCodecs {
                             out.put("firstPart", n.firstPart()).put("totalParts", n.totalParts());
                         },
                         SourceCodecs::decodeTpch));
+    }
+
+    private static MemoryTableScanExec decodeMemoryTable(JsonNode in, List<ExecutionPlan> children, DecodeContext c) {
+        OperatorCodecs.none(children, "MemoryTableScanExec");
+        List<List<MemoryChunk>> partitions = new ArrayList<>();
+        for (JsonNode partition : c.required(in, "partitions")) {
+            List<MemoryChunk> chunks = new ArrayList<>();
+            for (JsonNode chunk : partition) {
+                try {
+                    chunks.add(new MemoryChunk.Ipc(c.required(chunk, "ipc").binaryValue(), c.requiredInt(chunk, "rows")));
+                } catch (IOException e) {
+                    throw new QuiverException(ErrorCode.PLAN_ERROR, "serialized MemoryTableScanExec holds a batch that is not base64: " + e.getMessage(), e);
+                }
+            }
+            partitions.add(chunks);
+        }
+        return new MemoryTableScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "schema")), partitions);
     }
 
     private static TpchScanExec decodeTpch(JsonNode in, List<ExecutionPlan> children, DecodeContext c) {

@@ -7,7 +7,7 @@ final class BuiltinTaskEstimators {
     private BuiltinTaskEstimators() {}
 
     static List<TaskEstimator<?>> all() {
-        return List.of(new TpchTaskEstimator(), new ParquetTaskEstimator(), new ArrowTaskEstimator(), new CsvTaskEstimator(), new JsonTaskEstimator(), new MemoryTaskEstimator(),
-                new ValuesTaskEstimator());
+        return List.of(new TpchTaskEstimator(), new ParquetTaskEstimator(), new ArrowTaskEstimator(), new CsvTaskEstimator(), new JsonTaskEstimator(),
+                new MemoryTaskEstimator(), new MemoryTableTaskEstimator(), new ValuesTaskEstimator());
     }
 }

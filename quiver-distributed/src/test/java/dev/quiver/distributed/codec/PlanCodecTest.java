@@ -2,6 +2,7 @@ package dev.quiver.distributed.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.PlanDisplay;
@@ -45,7 +46,11 @@ import dev.quiver.engine.operator.window.WindowExec;
 import dev.quiver.engine.operator.window.WindowExpr;
 import dev.quiver.engine.operator.window.WindowFrame;
 import dev.quiver.engine.operator.window.WindowFunction;
+import dev.quiver.engine.source.memory.InMemoryTable;
+import dev.quiver.engine.source.memory.MemoryChunk;
 import dev.quiver.engine.source.memory.MemoryScanExec;
+import dev.quiver.engine.source.memory.MemoryTableScanExec;
+import dev.quiver.engine.source.memory.StoredBatch;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.testing.TestingContext;
@@ -161,6 +166,24 @@ class PlanCodecTest {
             }
         }
         assertThat(assertSameRows(scan)).hasSize(10);
+    }
+
+    @Test
+    void memoryTableScanShipsItsBatchesAsArrowIpc() {
+        List<StoredBatch> batches = new ArrayList<>();
+        List<List<Object>> rows = itemRows();
+        for (int from = 0; from < rows.size(); from += 4) {
+            batches.add(new StoredBatch("items", Batches.fromRows(ITEMS, rows.subList(from, Math.min(rows.size(), from + 4)), testing.allocator())));
+        }
+        InMemoryTable table = new InMemoryTable(1, "items", ITEMS, batches);
+        try {
+            ExecutionPlan scan = table.scan(new ScanRequest(Optional.of(List.of(4, 2, 0)), List.of(), 2));
+            ExecutionPlan decoded = roundTrip(scan);
+            assertThat(((MemoryTableScanExec) decoded).partitions().stream().flatMap(List::stream)).allMatch(MemoryChunk.Ipc.class::isInstance);
+            assertThat(assertSameRows(scan)).hasSize(10).contains(Arrays.asList("cherry", new BigDecimal("6.25"), 2L));
+        } finally {
+            table.release();
+        }
     }
 
     @Test

@@ -26,6 +26,15 @@ public interface TableSource {
         return List.of();
     }
 
+    /**
+     * Whether {@code INSERT INTO} may add rows to this table: true only for the tables a session
+     * stores itself ({@code CREATE TABLE}); what {@code information_schema.tables} reports as
+     * {@code is_insertable_into}.
+     */
+    default boolean insertable() {
+        return false;
+    }
+
     /** A leaf plan producing the requested columns, split into partitions. */
     ExecutionPlan scan(ScanRequest request);
 }

@@ -1,16 +1,14 @@
 package dev.quiver.session.distributed;
 
 import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.session.JavaCommand;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -41,19 +39,7 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start() throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("--add-opens") || flag.startsWith("--enable-native-access") || flag.startsWith("--sun-misc-unsafe-memory-access")
-                    || flag.startsWith("-XX:+IgnoreUnrecognizedVMOptions") || flag.startsWith("-Darrow")) {
-                command.add(flag);
-            }
-        }
-        command.add("-Xmx768m");
-        command.add("-XX:MaxDirectMemorySize=768m");
-        command.add("-cp");
-        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")).replace(File.pathSeparator + File.pathSeparator, File.pathSeparator));
-        command.add(WorkerProcessMain.class.getName());
+        List<String> command = JavaCommand.of(WorkerProcessMain.class);
         Path log = Files.createTempFile("quiver-worker-", ".log");
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         try {

@@ -8,17 +8,22 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.FileReferenceCatalog;
+import dev.quiver.sql.catalog.InformationSchema;
 import dev.quiver.sql.catalog.QuiverSchema;
 import dev.quiver.sql.function.QuiverConvertletTable;
 import dev.quiver.sql.function.QuiverOperatorTable;
 import dev.quiver.sql.physical.EngineRexExecutor;
+import dev.quiver.sql.physical.TypeMapping;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.RelRoot;
@@ -172,7 +177,12 @@ public final class SqlPlanner {
         Set<String> visible = new HashSet<>(views.keySet());
         visible.removeAll(hiddenViews);
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
-        SchemaPlus schema = root.add(SCHEMA_NAME, new QuiverSchema(catalog, visible, name -> viewTable(name, hiddenViews)));
+        QuiverSchema tables = new QuiverSchema(catalog, visible, name -> viewTable(name, hiddenViews));
+        SchemaPlus schema = root.add(SCHEMA_NAME, tables);
+        root.add(InformationSchema.SCHEMA, tables);
+        Map<String, String> visibleViews = new HashMap<>(views);
+        visibleViews.keySet().retainAll(visible);
+        root.add(InformationSchema.NAME, new InformationSchema(catalog, visibleViews, name -> viewSchema(name, hiddenViews)));
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
@@ -194,6 +204,15 @@ public final class SqlPlanner {
     private Table viewTable(String name, Set<String> hiddenViews) {
         RelProtoDataType rowType = typeFactory -> typeFactory.copyType(viewRowType(name, hiddenViews));
         return new ViewTable(Object[].class, rowType, views.get(name), List.of(SCHEMA_NAME), List.of(SCHEMA_NAME, name));
+    }
+
+    /** The columns of view {@code name} for information_schema; empty when the view no longer plans. */
+    private Optional<Schema> viewSchema(String name, Set<String> hiddenViews) {
+        try {
+            return Optional.of(TypeMapping.schema(viewRowType(name, hiddenViews)));
+        } catch (QuiverException e) {
+            return Optional.empty();
+        }
     }
 
     private RelDataType viewRowType(String name, Set<String> hiddenViews) {

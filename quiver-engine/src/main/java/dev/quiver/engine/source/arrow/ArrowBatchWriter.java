@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.files.BatchFileWriter;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * batch written, so the batches' size decides the file's scan splits. The writer references the
  * batches' buffers while it writes them and never takes ownership of a batch.
  */
-public final class ArrowBatchWriter implements AutoCloseable {
+public final class ArrowBatchWriter implements BatchFileWriter {
     private final Path path;
     private final Schema schema;
     private final FileChannel channel;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.files.BatchFileWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -31,18 +32,22 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Writes batches to one CSV file with a header line, in the form {@link CsvTable} reads back:
+ * Writes batches to one CSV file with a header line, in the form {@link CsvTable} reads back
+ * (other delimiters, quotes, NULL texts and no header with {@link CsvWriteOptions}):
  * NULL as an empty field, an empty string as {@code ""}, fields holding a comma, quote or line
  * break quoted (quotes doubled), decimals in plain notation with all their scale digits, dates
  * {@code YYYY-MM-DD}, timestamps {@code YYYY-MM-DD HH:MM:SS[.ffffff]}, booleans
  * {@code true}/{@code false}. Values are formatted from the vectors' buffers without boxing.
  */
-public final class CsvBatchWriter implements AutoCloseable {
+public final class CsvBatchWriter implements BatchFileWriter {
     private static final int FLUSH_BYTES = 1 << 20;
 
     private final Path path;
     private final Schema schema;
     private final CsvColumnKind[] kinds;
+    private final byte delimiter;
+    private final byte quote;
+    private final byte[] nullText;
     private final OutputStream output;
     private byte[] buffer = new byte[FLUSH_BYTES + 4096];
     private int size;
@@ -50,17 +55,26 @@ public final class CsvBatchWriter implements AutoCloseable {
     private long rowCount;
     private boolean closed;
 
-    private CsvBatchWriter(Path path, Schema schema, CsvColumnKind[] kinds, OutputStream output) {
+    private CsvBatchWriter(Path path, Schema schema, CsvColumnKind[] kinds, CsvWriteOptions options, OutputStream output) {
         this.path = path;
         this.schema = schema;
         this.kinds = kinds;
+        this.delimiter = (byte) options.delimiter();
+        this.quote = (byte) options.quote();
+        this.nullText = options.nullString().getBytes(StandardCharsets.UTF_8);
         this.output = output;
     }
 
-    /** Creates or truncates {@code path} and writes the header. */
+    /** Creates or truncates {@code path} and writes the header, with the {@link CsvWriteOptions#defaults()}. */
     public static CsvBatchWriter create(Path path, Schema schema) {
+        return create(path, schema, CsvWriteOptions.defaults());
+    }
+
+    /** Creates or truncates {@code path} and writes the header if {@code options} asks for one. */
+    public static CsvBatchWriter create(Path path, Schema schema, CsvWriteOptions options) {
         requireNonNull(path, "path is null");
         requireNonNull(schema, "schema is null");
+        requireNonNull(options, "options is null");
         List<Field> fields = schema.getFields();
         CsvColumnKind[] kinds = new CsvColumnKind[fields.size()];
         for (int c = 0; c < kinds.length; c++) {
@@ -72,15 +86,17 @@ public final class CsvBatchWriter implements AutoCloseable {
         } catch (IOException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot write CSV file " + path + ": " + e.getMessage(), e);
         }
-        CsvBatchWriter writer = new CsvBatchWriter(path, schema, kinds, output);
-        for (int c = 0; c < fields.size(); c++) {
-            if (c > 0) {
-                writer.put((byte) ',');
+        CsvBatchWriter writer = new CsvBatchWriter(path, schema, kinds, options, output);
+        if (options.header()) {
+            for (int c = 0; c < fields.size(); c++) {
+                if (c > 0) {
+                    writer.put(writer.delimiter);
+                }
+                byte[] name = fields.get(c).getName().getBytes(StandardCharsets.UTF_8);
+                writer.putText(name, 0, name.length);
             }
-            byte[] name = fields.get(c).getName().getBytes(StandardCharsets.UTF_8);
-            writer.putText(name, 0, name.length);
+            writer.put((byte) '\n');
         }
-        writer.put((byte) '\n');
         return writer;
     }
 
@@ -104,10 +120,12 @@ public final class CsvBatchWriter implements AutoCloseable {
         for (int row = 0; row < rows; row++) {
             for (int c = 0; c < kinds.length; c++) {
                 if (c > 0) {
-                    put((byte) ',');
+                    put(delimiter);
                 }
                 FieldVector vector = vectors.get(c);
-                if (!vector.isNull(row)) {
+                if (vector.isNull(row)) {
+                    putBytes(nullText);
+                } else {
                     writeValue(kinds[c], vector, row);
                 }
             }
@@ -211,27 +229,33 @@ public final class CsvBatchWriter implements AutoCloseable {
         putText(scratch, 0, length);
     }
 
-    /** Quotes text that is empty or holds a comma, a quote or a line break. */
+    /** Quotes text that reads as NULL (empty, or the NULL text) or holds the delimiter, a quote or a line break. */
     private void putText(byte[] bytes, int start, int length) {
-        boolean quote = length == 0;
-        for (int i = start; i < start + length && !quote; i++) {
+        boolean quoted = length == 0 || Arrays.equals(bytes, start, start + length, nullText, 0, nullText.length);
+        for (int i = start; i < start + length && !quoted; i++) {
             byte b = bytes[i];
-            quote = b == ',' || b == '"' || b == '\n' || b == '\r';
+            quoted = b == delimiter || b == quote || b == '\n' || b == '\r';
         }
         ensure(length * 2 + 2);
-        if (!quote) {
+        if (!quoted) {
             System.arraycopy(bytes, start, buffer, size, length);
             size += length;
             return;
         }
-        buffer[size++] = '"';
+        buffer[size++] = quote;
         for (int i = start; i < start + length; i++) {
-            if (bytes[i] == '"') {
-                buffer[size++] = '"';
+            if (bytes[i] == quote) {
+                buffer[size++] = quote;
             }
             buffer[size++] = bytes[i];
         }
-        buffer[size++] = '"';
+        buffer[size++] = quote;
+    }
+
+    private void putBytes(byte[] bytes) {
+        ensure(bytes.length);
+        System.arraycopy(bytes, 0, buffer, size, bytes.length);
+        size += bytes.length;
     }
 
     private void putLong(long value) {

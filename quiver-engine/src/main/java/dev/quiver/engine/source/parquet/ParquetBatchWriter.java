@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.files.BatchFileWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ import org.apache.parquet.schema.MessageType;
  * }
  * }</pre>
  */
-public final class ParquetBatchWriter implements AutoCloseable {
+public final class ParquetBatchWriter implements BatchFileWriter {
     private static final int ROWS_PER_SIZE_CHECK = 4096;
 
     private final Path path;
