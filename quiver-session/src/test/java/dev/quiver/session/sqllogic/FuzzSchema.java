@@ -29,7 +29,7 @@ final class FuzzSchema {
     record FuzzTable(String name, List<FuzzColumn> columns, List<String> joinKeys) {
         /** Whether a cross join with it stays small (at most a few dozen rows). */
         boolean small() {
-            return !name.equals("part") && !name.equals("supplier");
+            return !List.of("part", "supplier", "customer", "orders").contains(name);
         }
 
         FuzzColumn column(String column) {
@@ -52,7 +52,13 @@ final class FuzzSchema {
             new FuzzTable("supplier", List.of(col("s_suppkey", Kind.BIGINT), col("s_name", Kind.TEXT), col("s_nationkey", Kind.BIGINT),
                     col("s_acctbal", Kind.DECIMAL)), List.of("s_nationkey", "s_suppkey")),
             new FuzzTable("part", List.of(col("p_partkey", Kind.BIGINT), col("p_brand", Kind.TEXT), col("p_size", Kind.INTEGER),
-                    col("p_retailprice", Kind.DECIMAL)), List.of("p_partkey")));
+                    col("p_retailprice", Kind.DECIMAL)), List.of("p_partkey")),
+            // joined only on their unique keys, so that a chain of joins stays at most as long as its first table
+            new FuzzTable("customer", List.of(col("c_custkey", Kind.BIGINT), col("c_name", Kind.TEXT), col("c_nationkey", Kind.BIGINT),
+                    col("c_acctbal", Kind.DECIMAL), col("c_mktsegment", Kind.TEXT)), List.of("c_custkey")),
+            new FuzzTable("orders", List.of(col("o_orderkey", Kind.BIGINT), col("o_custkey", Kind.BIGINT), col("o_orderstatus", Kind.TEXT),
+                    col("o_totalprice", Kind.DECIMAL), col("o_orderdate", Kind.DATE), col("o_shippriority", Kind.INTEGER)),
+                    List.of("o_orderkey")));
 
     private FuzzSchema() {}
 

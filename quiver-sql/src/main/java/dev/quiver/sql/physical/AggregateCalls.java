@@ -18,10 +18,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -56,15 +58,26 @@ final class AggregateCalls {
     private final RexTranslator inputs;
     /** Constant input columns: the fractions and separators Calcite projects below the aggregate. */
     private final Map<RexNode, RexNode> constants;
+    /** The constants argument indices past the input's columns refer to (a {@link Window}'s). */
+    private final List<RexLiteral> trailingConstants;
+
+    /** The calls of an {@link Aggregate} over {@code input}. */
+    AggregateCalls(RelNode input, RexTranslator inputs) {
+        this(input, inputs, List.of());
+    }
 
     /**
      * @param input the relation the calls' argument indices refer to: an {@link Aggregate}'s input,
      *     or a window's, whose aggregates over a window translate here too
+     * @param trailingConstants what an argument index {@code input columns + i} refers to: a
+     *     {@link Window}'s {@code constants}, where Calcite puts an operand it reduced to a constant
+     *     (an argument column a filter fixes: {@code sum(x) over () ... where x is null})
      */
-    AggregateCalls(RelNode input, RexTranslator inputs) {
+    AggregateCalls(RelNode input, RexTranslator inputs, List<RexLiteral> trailingConstants) {
         this.input = requireNonNull(input, "input is null");
         this.inputs = requireNonNull(inputs, "inputs is null");
         this.constants = input.getCluster().getMetadataQuery().getPulledUpPredicates(input).constantMap;
+        this.trailingConstants = List.copyOf(requireNonNull(trailingConstants, "trailingConstants is null"));
     }
 
     /** The engine aggregate of {@code call}, named {@code name}. */
@@ -118,11 +131,11 @@ final class AggregateCalls {
         SortKey values;
         BigDecimal fraction;
         if (call.getAggregation() == AggregateOperators.MEDIAN) {
-            values = new SortKey(inputs.column(call.getArgList().get(0)), true, false);
+            values = new SortKey(operand(call.getArgList().get(0)), true, false);
             fraction = HALF;
         } else if (call.collation.getFieldCollations().isEmpty()) {
             fraction = fraction(call.getArgList().get(1), what);
-            values = new SortKey(inputs.column(call.getArgList().get(0)), fraction.signum() >= 0, fraction.signum() < 0);
+            values = new SortKey(operand(call.getArgList().get(0)), fraction.signum() >= 0, fraction.signum() < 0);
             fraction = fraction.abs();
         } else {
             fraction = fraction(call.getArgList().get(0), what);
@@ -141,7 +154,7 @@ final class AggregateCalls {
 
     /** {@code COUNT_IF(c)} as {@code SUM(CASE WHEN c THEN 1 WHEN NOT c THEN 0 END)}: NULL where every c is NULL, as in DuckDB. */
     private AggregateExpr countIf(AggregateCall call, String name) {
-        PhysicalExpr condition = inputs.column(call.getArgList().get(0));
+        PhysicalExpr condition = operand(call.getArgList().get(0));
         PhysicalExpr oneOrZero = new CaseExpr(List.of(
                 new CaseExpr.WhenThen(condition, new LiteralExpr(1L, QuiverTypes.INT64)),
                 new CaseExpr.WhenThen(new NotExpr(condition), new LiteralExpr(0L, QuiverTypes.INT64))), Optional.empty(), QuiverTypes.INT64);
@@ -153,7 +166,7 @@ final class AggregateCalls {
         List<Integer> args = call.getArgList();
         String separator = args.size() > 1 ? constant(args.get(1), "The separator of " + call.getAggregation().getName()).getValueAs(String.class) : ",";
         List<SortKey> orderBy = sortKeys(call);
-        PhysicalExpr value = inputs.column(args.get(0));
+        PhysicalExpr value = operand(args.get(0));
         if (call.isDistinct() && orderBy.stream().anyMatch(key -> !key.expr().equals(value))) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "STRING_AGG(DISTINCT x ORDER BY y) needs y to be x");
         }
@@ -176,12 +189,23 @@ final class AggregateCalls {
         if (call.filterArg < 0) {
             return value;
         }
-        PhysicalExpr condition = inputs.column(call.filterArg);
+        PhysicalExpr condition = operand(call.filterArg);
         return new CaseExpr(List.of(new CaseExpr.WhenThen(condition, value)), Optional.empty(), value.type());
     }
 
     private List<PhysicalExpr> columns(List<Integer> args) {
-        return args.stream().map(arg -> (PhysicalExpr) inputs.column(arg)).toList();
+        return args.stream().map(this::operand).toList();
+    }
+
+    /** The input column at {@code index}, or the trailing constant it refers to. */
+    PhysicalExpr operand(int index) {
+        int inputFields = input.getRowType().getFieldCount();
+        if (index < inputFields) {
+            return inputs.column(index);
+        }
+        RexLiteral literal = trailingConstants.get(index - inputFields);
+        ArrowType type = TypeMapping.toArrow(literal.getType());
+        return new LiteralExpr(Literals.value(literal, type), type);
     }
 
     private List<SortKey> sortKeys(AggregateCall call) {
@@ -194,7 +218,7 @@ final class AggregateCalls {
                 // Calcite's default (NullCollation.HIGH), as in ORDER BY: NULL sorts as the largest value
                 case UNSPECIFIED -> !ascending;
             };
-            keys.add(new SortKey(inputs.column(collation.getFieldIndex()), ascending, nullsFirst));
+            keys.add(new SortKey(operand(collation.getFieldIndex()), ascending, nullsFirst));
         }
         return keys;
     }
@@ -208,6 +232,10 @@ final class AggregateCalls {
     }
 
     private RexLiteral constant(int arg, String what) {
+        int inputFields = input.getRowType().getFieldCount();
+        if (arg >= inputFields) {
+            return trailingConstants.get(arg - inputFields);
+        }
         RexNode ref = RexInputRef.of(arg, input.getRowType());
         if (constants.get(ref) instanceof RexLiteral literal) {
             return literal;
@@ -215,7 +243,7 @@ final class AggregateCalls {
         throw new QuiverException(ErrorCode.INVALID_ARGUMENT, what + " must be a constant");
     }
 
-    private static org.apache.arrow.vector.types.pojo.ArrowType type(AggregateCall call) {
+    private static ArrowType type(AggregateCall call) {
         return TypeMapping.toArrow(call.getType());
     }
 }

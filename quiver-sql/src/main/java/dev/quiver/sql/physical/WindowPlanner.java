@@ -60,7 +60,7 @@ final class WindowPlanner {
         List<RexLiteral> constants = window.constants;
         List<RelDataTypeField> fields = window.getRowType().getFieldList();
         Map<List<Object>, Spec> specs = new LinkedHashMap<>();
-        AggregateCalls aggregateCalls = new AggregateCalls(window.getInput(), inputs);
+        AggregateCalls aggregateCalls = new AggregateCalls(window.getInput(), inputs, constants);
         int field = inputFields;
         for (Window.Group group : window.groups) {
             List<Integer> partitionKeys = group.keys.asList();
@@ -71,7 +71,7 @@ final class WindowPlanner {
             for (int c = 0; c < group.aggCalls.size(); c++) {
                 Window.RexWinAggCall call = group.aggCalls.get(c);
                 String name = fields.get(field).getName();
-                var function = WindowFunctions.of(call, index -> operand(index, inputs, inputFields, constants), aggregates.get(c), aggregateCalls, name);
+                var function = WindowFunctions.of(call, aggregateCalls::operand, aggregates.get(c), aggregateCalls, name);
                 spec.outputs().add(new Output(new WindowExpr(function, frame, name), field, call.getOperator().getKind() == SqlKind.SUM0));
                 field++;
             }
@@ -138,15 +138,6 @@ final class WindowPlanner {
             columnOf[spec.outputs().get(o).field()] = first + o;
         }
         return new WindowExec(input, partitionExprs, orderExprs, spec.outputs().stream().map(Output::expr).toList());
-    }
-
-    private static PhysicalExpr operand(int index, RexTranslator inputs, int inputFields, List<RexLiteral> constants) {
-        if (index < inputFields) {
-            return inputs.column(index);
-        }
-        RexLiteral literal = constants.get(index - inputFields);
-        ArrowType type = TypeMapping.toArrow(literal.getType());
-        return new LiteralExpr(Literals.value(literal, type), type);
     }
 
     private static boolean isPrefix(List<RelFieldCollation> prefix, List<RelFieldCollation> keys) {
