@@ -74,10 +74,15 @@ public final class SqlPlanner {
     // Join conditions keep their expressions here (Calcite pushes them into projections below the
     // join by default, but then counts the join's inputs at their old widths, so a correlated
     // sub-query in the select list referred to the wrong column); JOIN_PUSH_EXPRESSIONS pushes them later.
+    // No simplification while converting: RexSimplify takes `x IN (sub-query)` for NOT NULL when x
+    // is (RelOptPredicateList.isEffectivelyNotNull counts IN as a comparison of its operands, which
+    // leave out the sub-query's column), so it dropped the IS TRUE of `x IN (SELECT ...) IS TRUE`
+    // (and of CASE WHEN x IN (...) THEN TRUE ELSE FALSE END) and a NULL IN became NULL, not FALSE.
+    // The optimizer's reduction rules simplify after the sub-queries are joins.
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false)
-            .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false));
+            .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false).withSimplify(false));
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
             .withTypeCoercionFactory(ComparisonCoercion::new)
