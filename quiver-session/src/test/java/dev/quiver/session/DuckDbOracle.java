@@ -46,6 +46,8 @@ final class DuckDbOracle implements AutoCloseable {
                     Object value = row.get(i);
                     if (value != null && fields.get(i).getType() instanceof ArrowType.Date) {
                         value = java.sql.Date.valueOf(LocalDate.ofEpochDay((Integer) value));
+                    } else if (value instanceof Long micros && fields.get(i).getType() instanceof ArrowType.Timestamp) {
+                        value = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000), (int) Math.floorMod(micros, 1_000_000) * 1000, ZoneOffset.UTC);
                     }
                     insert.setObject(i + 1, value);
                 }

@@ -3,6 +3,7 @@ package dev.quiver.distributed.protocol;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.operator.exchange.PartitionHash;
+import dev.quiver.engine.stats.HyperLogLog;
 import java.io.ByteArrayOutputStream;
 import java.util.Base64;
 import java.util.List;
@@ -19,16 +20,15 @@ import org.apache.arrow.vector.ValueVector;
  * goes through datasketches-memory 4, which needs the {@code jdk.incubator.foreign} module on
  * JDK 17 and does not run on JDK 25 (see docs/aqe.md).
  *
- * <p>{@code 2^lgK} one-byte registers; the estimate is the classic HyperLogLog one with
- * linear counting while registers are empty (standard error about {@code 1.04 / sqrt(2^lgK)}:
- * 1.6% for the default 4096 registers). The encoded form (Base64) is sparse while few registers
- * are set. Not thread-safe.
+ * <p>{@code 2^lgK} one-byte registers of the engine's {@link HyperLogLog} (standard error about
+ * {@code 1.04 / sqrt(2^lgK)}: 1.6% for the default 4096 registers). The encoded form (Base64) is
+ * sparse while few registers are set. Not thread-safe.
  */
 public final class KeySketch {
     /** log2 of the registers of a key sketch: 4096 registers, about 1.6% standard error. */
     public static final int KEY_LG_K = 12;
     /** The relative standard error of a key sketch's estimate. */
-    public static final double KEY_STANDARD_ERROR = 1.04 / Math.sqrt(1 << KEY_LG_K);
+    public static final double KEY_STANDARD_ERROR = HyperLogLog.standardError(KEY_LG_K);
     /** log2 of the registers of a per-column sketch, which never leaves the worker. */
     public static final int COLUMN_LG_K = 10;
     private static final byte DENSE = 'D';
@@ -42,11 +42,8 @@ public final class KeySketch {
     }
 
     public KeySketch(int lgK) {
-        if (lgK < 4 || lgK > 16) {
-            throw new IllegalArgumentException("lgK must be in [4, 16]: " + lgK);
-        }
+        this.registers = HyperLogLog.registers(lgK);
         this.lgK = lgK;
-        this.registers = new byte[1 << lgK];
     }
 
     /** Adds the first {@code rowCount} tuples of {@code columns}. */
@@ -62,12 +59,7 @@ public final class KeySketch {
     }
 
     private void add(long tupleHash) {
-        long mixed = mix(tupleHash);
-        int index = (int) (mixed >>> (64 - lgK));
-        int rank = Math.min(Long.numberOfLeadingZeros(mixed << lgK), 64 - lgK) + 1;
-        if (rank > registers[index]) {
-            registers[index] = (byte) rank;
-        }
+        HyperLogLog.add(registers, lgK, mix(tupleHash));
     }
 
     /** MurmurHash3's 64-bit finalizer. */
@@ -82,30 +74,11 @@ public final class KeySketch {
 
     /** The estimated number of distinct tuples added. */
     public double estimate() {
-        int m = registers.length;
-        double sum = 0;
-        int zeros = 0;
-        for (byte register : registers) {
-            sum += 1.0 / (1L << register);
-            if (register == 0) {
-                zeros++;
-            }
-        }
-        double alpha = 0.7213 / (1 + 1.079 / m);
-        double raw = alpha * m * (double) m / sum;
-        if (raw <= 2.5 * m && zeros > 0) {
-            return m * Math.log(m / (double) zeros);
-        }
-        return raw;
+        return HyperLogLog.estimate(registers, lgK);
     }
 
     public boolean isEmpty() {
-        for (byte register : registers) {
-            if (register != 0) {
-                return false;
-            }
-        }
-        return true;
+        return HyperLogLog.isEmpty(registers);
     }
 
     /** Adds every tuple of {@code other} (same size) to this sketch. */
@@ -113,9 +86,7 @@ public final class KeySketch {
         if (other.lgK != lgK) {
             throw new IllegalArgumentException("cannot merge a sketch of 2^" + other.lgK + " registers into one of 2^" + lgK);
         }
-        for (int i = 0; i < registers.length; i++) {
-            registers[i] = (byte) Math.max(registers[i], other.registers[i]);
-        }
+        HyperLogLog.merge(registers, other.registers);
     }
 
     /** The union of sketches, as a new sketch. */

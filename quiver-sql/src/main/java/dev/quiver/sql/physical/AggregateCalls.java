@@ -28,6 +28,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
  * Translates the aggregate calls of one Calcite {@link Aggregate} into engine
@@ -52,6 +53,9 @@ final class AggregateCalls {
             Map.entry(AggregateOperators.QUANTILE_CONT, AggregateFunction.PERCENTILE_CONT),
             Map.entry(AggregateOperators.QUANTILE_DISC, AggregateFunction.PERCENTILE_DISC),
             Map.entry(AggregateOperators.QUANTILE, AggregateFunction.PERCENTILE_DISC),
+            Map.entry(AggregateOperators.APPROX_QUANTILE, AggregateFunction.APPROX_QUANTILE),
+            Map.entry(AggregateOperators.APPROX_PERCENTILE, AggregateFunction.APPROX_QUANTILE),
+            Map.entry(AggregateOperators.APPROX_MEDIAN, AggregateFunction.APPROX_QUANTILE),
             Map.entry(AggregateOperators.COUNT_IF, AggregateFunction.SUM));
 
     private final RelNode input;
@@ -86,8 +90,13 @@ final class AggregateCalls {
         if (call.getAggregation() == AggregateOperators.COUNT_IF) {
             return countIf(call, name);
         }
+        // a GROUP BY's call is marked approximate; a window's (Window.RexWinAggCall) keeps only the operator
+        if (function == AggregateFunction.COUNT && (call.isApproximate() || call.getAggregation() == SqlStdOperatorTable.APPROX_COUNT_DISTINCT)) {
+            return approxCountDistinct(call, name);
+        }
         return switch (function) {
             case PERCENTILE_CONT, PERCENTILE_DISC -> percentile(call, function, name);
+            case APPROX_QUANTILE -> approxQuantile(call, name);
             case STRING_AGG -> stringAgg(call, name);
             default -> build(call, function, columns(call.getArgList()), List.of(), List.of(), name);
         };
@@ -115,7 +124,8 @@ final class AggregateCalls {
             case REGR_SXX -> AggregateFunction.REGR_SXX;
             case REGR_SYY -> AggregateFunction.REGR_SYY;
             case MODE -> AggregateFunction.MODE;
-            case LISTAGG -> AggregateFunction.STRING_AGG;
+            // STRING_AGG and GROUP_CONCAT reach here as themselves over a window (a GROUP BY gets LISTAGG)
+            case LISTAGG, STRING_AGG, GROUP_CONCAT -> AggregateFunction.STRING_AGG;
             case PERCENTILE_CONT -> AggregateFunction.PERCENTILE_CONT;
             case PERCENTILE_DISC -> AggregateFunction.PERCENTILE_DISC;
             default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The aggregate function " + operator.getName() + " is not supported");
@@ -150,6 +160,26 @@ final class AggregateCalls {
         PhysicalExpr filtered = filtered(call, values.expr());
         return new AggregateExpr(function, List.of(), false, name, type(call),
                 List.of(new SortKey(filtered, values.ascending(), values.nullsFirst())), List.of(fraction));
+    }
+
+    /** {@code APPROX_QUANTILE(x, f)}, {@code APPROX_PERCENTILE(x, f)}: a constant f in [0, 1]; {@code APPROX_MEDIAN(x)}. */
+    private AggregateExpr approxQuantile(AggregateCall call, String name) {
+        String what = call.getAggregation().getName();
+        BigDecimal fraction = call.getAggregation() == AggregateOperators.APPROX_MEDIAN ? HALF : fraction(call.getArgList().get(1), what);
+        if (fraction.signum() < 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, what + " needs a fraction between 0 and 1, not " + fraction);
+        }
+        return build(call, AggregateFunction.APPROX_QUANTILE, columns(call.getArgList().subList(0, 1)), List.of(), List.of(fraction), name);
+    }
+
+    /** Calcite's {@code APPROX_COUNT_DISTINCT(x)}, an approximate {@code COUNT(DISTINCT x)}: a HyperLogLog sketch, which distributes as COUNT does. */
+    private AggregateExpr approxCountDistinct(AggregateCall call, String name) {
+        if (call.getArgList().size() != 1) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "APPROX_COUNT_DISTINCT takes one argument, not " + call.getArgList().size());
+        }
+        List<PhysicalExpr> args = columns(call.getArgList());
+        List<PhysicalExpr> filtered = args.stream().map(arg -> filtered(call, arg)).toList();
+        return new AggregateExpr(AggregateFunction.APPROX_COUNT_DISTINCT, filtered, false, name, type(call));
     }
 
     /** {@code COUNT_IF(c)} as {@code SUM(CASE WHEN c THEN 1 WHEN NOT c THEN 0 END)}: NULL where every c is NULL, as in DuckDB. */

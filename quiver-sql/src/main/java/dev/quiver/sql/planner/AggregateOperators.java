@@ -37,7 +37,9 @@ import org.apache.calcite.util.Optionality;
  * for every numeric argument (Calcite would keep a DECIMAL or an integer type); {@code MEDIAN},
  * {@code QUANTILE_CONT}/{@code QUANTILE_DISC}/{@code QUANTILE} and Quiver's own
  * {@code PERCENTILE_CONT}/{@code PERCENTILE_DISC} follow DuckDB's quantile types
- * ({@link #continuousType}); {@code COUNT_IF} and {@code ARBITRARY} are DuckDB's names.
+ * ({@link #continuousType}); {@code COUNT_IF} and {@code ARBITRARY} are DuckDB's names, as are
+ * {@code APPROX_QUANTILE} (with Trino's {@code APPROX_PERCENTILE} and DataFusion's
+ * {@code APPROX_MEDIAN}).
  *
  * <p>{@link #table(SqlOperatorTable)} puts these in front of a base table and hides the base's
  * functions of the same names.
@@ -90,6 +92,19 @@ public final class AggregateOperators {
             .withPercentile(true);
 
     /**
+     * DuckDB's {@code APPROX_QUANTILE(x, f)}: a constant f in [0, 1], estimated with a t-digest; of
+     * x's type (a number, a date or a timestamp), as in DuckDB.
+     */
+    public static final SqlAggFunction APPROX_QUANTILE = SqlBasicAggFunction.create("APPROX_QUANTILE", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.ARG0_FORCE_NULLABLE, OperandTypes.ANY_NUMERIC);
+    /** Trino's {@code APPROX_PERCENTILE(x, f)}: {@code APPROX_QUANTILE}. */
+    public static final SqlAggFunction APPROX_PERCENTILE = SqlBasicAggFunction.create("APPROX_PERCENTILE", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.ARG0_FORCE_NULLABLE, OperandTypes.ANY_NUMERIC);
+    /** DataFusion's {@code APPROX_MEDIAN(x)}: {@code APPROX_QUANTILE(x, 0.5)}. */
+    public static final SqlAggFunction APPROX_MEDIAN = SqlBasicAggFunction.create("APPROX_MEDIAN", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.ARG0_FORCE_NULLABLE, OperandTypes.ANY);
+
+    /**
      * DuckDB's {@code COUNT_IF(condition)}: the rows where the condition is TRUE, skipping those where
      * it is NULL as SUM does ({@code SUM(CASE WHEN c THEN 1 WHEN NOT c THEN 0 END)}: NULL over no
      * rows, or only NULLs).
@@ -102,7 +117,8 @@ public final class AggregateOperators {
 
     private static final List<SqlOperator> OPERATORS = List.of(STDDEV, STDDEV_SAMP, STDDEV_POP, VARIANCE, VAR_SAMP, VAR_POP,
             COVAR_SAMP, COVAR_POP, CORR, REGR_SLOPE, REGR_INTERCEPT, REGR_R2, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY,
-            MEDIAN, QUANTILE_CONT, QUANTILE_DISC, QUANTILE, PERCENTILE_CONT, PERCENTILE_DISC, COUNT_IF, ARBITRARY,
+            MEDIAN, QUANTILE_CONT, QUANTILE_DISC, QUANTILE, PERCENTILE_CONT, PERCENTILE_DISC, APPROX_QUANTILE, APPROX_PERCENTILE,
+            APPROX_MEDIAN, COUNT_IF, ARBITRARY,
             SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.STRING_AGG, SqlLibraryOperators.GROUP_CONCAT);
 
     private static final Set<String> NAMES = Set.copyOf(OPERATORS.stream().map(SqlOperator::getName).toList());

@@ -48,6 +48,13 @@ final class Accumulators {
                 yield new ModeAccumulator(argType(aggregate));
             }
             case STRING_AGG -> new StringAggAccumulator((String) aggregate.parameters().get(0), aggregate.orderBy());
+            case APPROX_COUNT_DISTINCT -> {
+                if (!(aggregate.type() instanceof ArrowType.Int)) {
+                    throw unsupported(aggregate);
+                }
+                yield new ApproxDistinctAccumulator(argType(aggregate));
+            }
+            case APPROX_QUANTILE -> new ApproxQuantileAccumulator((BigDecimal) aggregate.parameters().get(0), argType(aggregate), aggregate.type());
         };
     }
 

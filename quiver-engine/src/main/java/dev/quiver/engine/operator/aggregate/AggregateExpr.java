@@ -59,9 +59,13 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
                 if (orderBy.size() != 1 || parameters.size() != 1 || !(parameters.get(0) instanceof BigDecimal fraction)) {
                     throw planError(function + " takes one ORDER BY key and a fraction, not " + orderBy + " and " + parameters);
                 }
-                if (fraction.signum() < 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
-                    throw new QuiverException(ErrorCode.INVALID_ARGUMENT, function + " needs a fraction between 0 and 1, not " + fraction);
+                checkFraction(function, fraction);
+            }
+            case APPROX_QUANTILE -> {
+                if (!orderBy.isEmpty() || parameters.size() != 1 || !(parameters.get(0) instanceof BigDecimal fraction)) {
+                    throw planError(function + " takes a fraction and no ORDER BY keys, not " + orderBy + " and " + parameters);
                 }
+                checkFraction(function, fraction);
             }
             case STRING_AGG -> {
                 if (parameters.size() != 1 || !(parameters.get(0) instanceof String)) {
@@ -79,6 +83,12 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
         }
         if (distinct && args.isEmpty()) {
             throw planError("DISTINCT needs an argument: " + function);
+        }
+    }
+
+    private static void checkFraction(AggregateFunction function, BigDecimal fraction) {
+        if (fraction.signum() < 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, function + " needs a fraction between 0 and 1, not " + fraction);
         }
     }
 
@@ -109,7 +119,8 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
      * result type; the variances: {@code name[count]} BIGINT, {@code name[mean]} and {@code name[m2]}
      * DOUBLE (the sum of squared deviations); the covariances, CORR and the regressions:
      * {@code name[count]}, then DOUBLEs {@code [mean_y]}, {@code [mean_x]}, {@code [m2_y]},
-     * {@code [m2_x]} and {@code [c_xy]} (the sum of products of deviations).
+     * {@code [m2_x]} and {@code [c_xy]} (the sum of products of deviations); the sketches
+     * (APPROX_COUNT_DISTINCT, APPROX_QUANTILE): {@code name[sketch]} VARBINARY, the serialized sketch.
      */
     public List<Field> stateFields() {
         if (!decomposable()) {
@@ -133,13 +144,14 @@ public record AggregateExpr(AggregateFunction function, List<PhysicalExpr> args,
                     QuiverTypes.field(name + "[m2_y]", QuiverTypes.FLOAT64, false),
                     QuiverTypes.field(name + "[m2_x]", QuiverTypes.FLOAT64, false),
                     QuiverTypes.field(name + "[c_xy]", QuiverTypes.FLOAT64, false));
+            case APPROX_COUNT_DISTINCT, APPROX_QUANTILE -> List.of(QuiverTypes.field(name + "[sketch]", ArrowType.Binary.INSTANCE, false));
             case PERCENTILE_CONT, PERCENTILE_DISC, MODE, STRING_AGG -> throw new IllegalStateException(function + " is holistic");
         };
     }
 
     /** The output column of a FINAL or SINGLE aggregate. */
     public Field outputField() {
-        return QuiverTypes.field(name, type, function != AggregateFunction.COUNT);
+        return QuiverTypes.field(name, type, function != AggregateFunction.COUNT && function != AggregateFunction.APPROX_COUNT_DISTINCT);
     }
 
     private static ArrowType avgSumType(ArrowType argType) {

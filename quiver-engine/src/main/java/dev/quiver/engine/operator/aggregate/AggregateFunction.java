@@ -50,7 +50,17 @@ public enum AggregateFunction {
      * {@code STRING_AGG(x, separator ORDER BY ...)}: the VARCHAR values joined by the separator (the
      * one parameter), in the order of the ORDER BY keys (ties, and no keys: input order).
      */
-    STRING_AGG(1, 1, true);
+    STRING_AGG(1, 1, true),
+    /**
+     * {@code APPROX_COUNT_DISTINCT(x)}: the number of distinct values, estimated with HyperLogLog
+     * (exact for small groups); a partial state, so it distributes as COUNT does.
+     */
+    APPROX_COUNT_DISTINCT(1, 1, false),
+    /**
+     * {@code APPROX_QUANTILE(x, f)}: the f-quantile of x (the one parameter, in [0, 1]) estimated
+     * with a t-digest, of x's type; a partial state, unlike the exact percentiles.
+     */
+    APPROX_QUANTILE(1, 1, false);
 
     private final int minArgs;
     private final int maxArgs;

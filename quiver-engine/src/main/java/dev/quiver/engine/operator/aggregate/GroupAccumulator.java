@@ -39,7 +39,7 @@ public final class GroupAccumulator {
 
     /** Whether {@code aggregate} has PARTIAL and FINAL forms, so that partial states of row sets can be merged. */
     public static boolean hasPartialState(AggregateExpr aggregate) {
-        return !aggregate.distinct();
+        return aggregate.decomposable();
     }
 
     public AggregateExpr aggregate() {
@@ -51,10 +51,14 @@ public final class GroupAccumulator {
         accumulator.ensureCapacity(groups);
     }
 
-    /** Folds argument values {@code arg[0, rows)} (null for {@code COUNT(*)}) into groups {@code groupIds[0, rows)} (PARTIAL, SINGLE). */
-    public void update(int[] groupIds, int rows, FieldVector arg) {
+    /**
+     * Folds rows {@code [0, rows)} of the evaluated {@link AggregateExpr#inputs()} (the arguments,
+     * then the ORDER BY keys; none for {@code COUNT(*)}) into groups {@code groupIds[0, rows)}
+     * (PARTIAL, SINGLE).
+     */
+    public void update(int[] groupIds, int rows, List<FieldVector> inputs) {
         checkNotMode(AggregateMode.FINAL, "update");
-        accumulator.update(groupIds, rows, arg);
+        accumulator.update(groupIds, rows, inputs);
     }
 
     /** Folds partial states (rows {@code [0, rows)} of the {@link AggregateExpr#stateFields()} columns) into groups {@code groupIds[0, rows)} (FINAL). */

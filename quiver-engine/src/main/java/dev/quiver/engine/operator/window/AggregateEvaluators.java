@@ -2,8 +2,10 @@ package dev.quiver.engine.operator.window;
 
 import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
+import dev.quiver.engine.operator.aggregate.AggregateFunction;
 import dev.quiver.engine.operator.aggregate.FirstOccurrences;
 import dev.quiver.engine.operator.aggregate.GroupAccumulator;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -19,9 +21,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  *     and whole-partition frames): the same, over the argument with every value that already
  *     appeared earlier in the partition made NULL — a value is in such a frame exactly when its
  *     first occurrence is.</li>
- * <li>Otherwise (narrow frames, DISTINCT over sliding frames, aggregates without partial states):
- *     {@link FrameScanAggregate}, which feeds every row of every distinct frame to the
- *     accumulator.</li>
+ * <li>Otherwise (narrow frames, DISTINCT over sliding frames, aggregates without partial states
+ *     or with sketches as states): {@link FrameScanAggregate}, which feeds every row of every
+ *     distinct frame to the accumulator.</li>
  * </ul>
  */
 final class AggregateEvaluators {
@@ -35,18 +37,29 @@ final class AggregateEvaluators {
     private AggregateEvaluators() {}
 
     static WindowEvaluator create(AggregateExpr aggregate, FrameBounds frames, WindowChunk chunk, Field field) {
-        FieldVector arg = aggregate.args().isEmpty() ? null : chunk.column(aggregate.args().get(0));
+        List<FieldVector> inputs = aggregate.inputs().stream().map(chunk::column).toList();
         if (!aggregate.distinct()) {
-            return GroupAccumulator.hasPartialState(aggregate) && !narrow(frames, chunk)
-                    ? new SegmentTreeAggregate(aggregate, arg, frames, chunk, field)
-                    : new FrameScanAggregate(aggregate, arg, frames, chunk, field);
+            return inTree(aggregate) && !narrow(frames, chunk)
+                    ? new SegmentTreeAggregate(aggregate, inputs, frames, chunk, field)
+                    : new FrameScanAggregate(aggregate, inputs, frames, chunk, field);
         }
-        AggregateExpr plain = new AggregateExpr(aggregate.function(), aggregate.args(), false, aggregate.name(), aggregate.type());
-        if (frames.startsAtPartitionStart() && GroupAccumulator.hasPartialState(plain)) {
-            FieldVector firsts = firstOccurrences(arg, chunk);
-            return new SegmentTreeAggregate(plain, firsts, frames, chunk, field);
+        AggregateExpr plain = new AggregateExpr(aggregate.function(), aggregate.args(), false, aggregate.name(), aggregate.type(),
+                aggregate.orderBy(), aggregate.parameters());
+        if (frames.startsAtPartitionStart() && inTree(plain) && inputs.size() == 1) {
+            FieldVector firsts = firstOccurrences(inputs.get(0), chunk);
+            return new SegmentTreeAggregate(plain, List.of(firsts), frames, chunk, field);
         }
-        return new FrameScanAggregate(aggregate, arg, frames, chunk, field);
+        return new FrameScanAggregate(aggregate, inputs, frames, chunk, field);
+    }
+
+    /**
+     * Whether a segment tree can compute the aggregate: it needs partial states (not the holistic
+     * percentiles, MODE, STRING_AGG), and small ones — a sketch (APPROX_QUANTILE's t-digest,
+     * APPROX_COUNT_DISTINCT's registers) in every upper node would hold kilobytes per few rows.
+     */
+    private static boolean inTree(AggregateExpr aggregate) {
+        return GroupAccumulator.hasPartialState(aggregate) && aggregate.function() != AggregateFunction.APPROX_QUANTILE
+                && aggregate.function() != AggregateFunction.APPROX_COUNT_DISTINCT;
     }
 
     /**

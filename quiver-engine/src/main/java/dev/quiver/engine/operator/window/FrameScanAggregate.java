@@ -4,6 +4,8 @@ import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.GroupAccumulator;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -18,15 +20,16 @@ final class FrameScanAggregate implements WindowEvaluator {
     private static final int SLICE = 65_536;
 
     private final AggregateExpr aggregate;
-    private final FieldVector arg;
+    /** The aggregate's evaluated inputs over the chunk ({@link AggregateExpr#inputs()}). */
+    private final List<FieldVector> inputs;
     private final FrameBounds frames;
     private final WindowChunk chunk;
     private final Field field;
     private final int[] ranges = new int[2 * FrameBounds.MAX_RANGES];
 
-    FrameScanAggregate(AggregateExpr aggregate, FieldVector arg, FrameBounds frames, WindowChunk chunk, Field field) {
+    FrameScanAggregate(AggregateExpr aggregate, List<FieldVector> inputs, FrameBounds frames, WindowChunk chunk, Field field) {
         this.aggregate = aggregate;
-        this.arg = arg;
+        this.inputs = List.copyOf(inputs);
         this.frames = frames;
         this.chunk = chunk;
         this.field = field;
@@ -83,12 +86,14 @@ final class FrameScanAggregate implements WindowEvaluator {
         if (count == 0) {
             return;
         }
-        if (arg == null) {
-            accumulator.update(targets, count, null);
-            return;
-        }
-        try (FieldVector values = Take.take(arg, rows, count, chunk.allocator())) {
-            accumulator.update(targets, count, values);
+        List<FieldVector> taken = new ArrayList<>(inputs.size());
+        try {
+            for (FieldVector input : inputs) {
+                taken.add(Take.take(input, rows, count, chunk.allocator()));
+            }
+            accumulator.update(targets, count, taken);
+        } finally {
+            taken.forEach(FieldVector::close);
         }
     }
 }

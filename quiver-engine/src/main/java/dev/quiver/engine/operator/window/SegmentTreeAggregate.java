@@ -33,7 +33,8 @@ final class SegmentTreeAggregate implements WindowEvaluator {
     private final int top;
     private final int[] ranges = new int[2 * FrameBounds.MAX_RANGES];
 
-    SegmentTreeAggregate(AggregateExpr aggregate, FieldVector arg, FrameBounds frames, WindowChunk chunk, Field field) {
+    /** @param inputs the aggregate's evaluated inputs over the chunk ({@link AggregateExpr#inputs()}) */
+    SegmentTreeAggregate(AggregateExpr aggregate, List<FieldVector> inputs, FrameBounds frames, WindowChunk chunk, Field field) {
         this.aggregate = aggregate;
         this.frames = frames;
         this.chunk = chunk;
@@ -41,14 +42,14 @@ final class SegmentTreeAggregate implements WindowEvaluator {
         int rows = chunk.rows();
         this.top = 31 - Integer.numberOfLeadingZeros(Math.max(1, frames.maxWidth()));
         // the state vectors belong to the chunk, which closes them
-        levels.add(leafStates(arg, rows));
+        levels.add(leafStates(inputs, rows));
         for (int level = 1, nodes = rows; level <= top; level++) {
             levels.add(parentStates(levels.get(level - 1), nodes));
             nodes = (nodes + 1) / 2;
         }
     }
 
-    private List<FieldVector> leafStates(FieldVector arg, int rows) {
+    private List<FieldVector> leafStates(List<FieldVector> inputs, int rows) {
         GroupAccumulator partial = GroupAccumulator.create(aggregate, AggregateMode.PARTIAL, chunk.allocator());
         long accumulatorBytes = (long) partial.bytesPerGroup() * rows;
         chunk.reserveTransient(accumulatorBytes);
@@ -58,7 +59,7 @@ final class SegmentTreeAggregate implements WindowEvaluator {
             for (int i = 0; i < rows; i++) {
                 groups[i] = i;
             }
-            partial.update(groups, rows, arg);
+            partial.update(groups, rows, inputs);
             return owned(partial.state(0, rows, chunk.allocator()));
         } finally {
             partial.clear();
