@@ -30,6 +30,9 @@ final class LogicalOptimizer {
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
 
     // INTERSECT and EXCEPT (distinct) as semi/anti joins. (GROUPING SETS stay: the engine expands them in one pass.)
+    /** Simplification and constant folding, as the SQL converter would have done them. */
+    private static final List<RelOptRule> REDUCTION = List.of(
+            CoreRules.PROJECT_REDUCE_EXPRESSIONS, CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS);
     private static final List<RelOptRule> SET_OPERATIONS = List.of(CoreRules.INTERSECT_TO_SEMI_JOIN, CoreRules.MINUS_TO_ANTI_JOIN);
 
     // Alone in their phase: together with FILTER_INTO_JOIN/JOIN_CONDITION_PUSH they loop on q7/q19.
@@ -72,6 +75,9 @@ final class LogicalOptimizer {
 
         RelNode rel = ExistsToSemiAnti.rewrite(converted);
         rel = hep(rel, HepMatchOrder.DEPTH_FIRST, SUB_QUERY_REMOVAL);
+        // The converter does not simplify (SqlPlanner: it would take `x IN (sub-query)` for NOT NULL);
+        // the decorrelator needs the constants folded (a DISTINCT of 11 / 1 beside a correlated sub-query).
+        rel = hep(rel, HepMatchOrder.BOTTOM_UP, REDUCTION);
         // Before decorrelation, which mishandles constant grouping keys.
         rel = ConstantGroupKeys.apply(rel);
         // An empty rule set: the default decorrelation rules give a worse q20 (aggregating all outer columns).

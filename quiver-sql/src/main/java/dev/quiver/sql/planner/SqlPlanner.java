@@ -78,7 +78,7 @@ public final class SqlPlanner {
     // is (RelOptPredicateList.isEffectivelyNotNull counts IN as a comparison of its operands, which
     // leave out the sub-query's column), so it dropped the IS TRUE of `x IN (SELECT ...) IS TRUE`
     // (and of CASE WHEN x IN (...) THEN TRUE ELSE FALSE END) and a NULL IN became NULL, not FALSE.
-    // The optimizer's reduction rules simplify after the sub-queries are joins.
+    // LogicalOptimizer simplifies once the sub-queries are joins.
     private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
             .withExpand(false)
             .withTrimUnusedFields(false)
