@@ -117,6 +117,21 @@ class SltFormatTest {
                 assertThat(why).contains("column 1 (a) is T, expected I"));
     }
 
+    /** Numbers that match within the tolerance but sort differently as text still pair up, one row to one row. */
+    @Test
+    void rowsortPairsRowsWhoseNumbersSortDifferentlyAsText() {
+        SltRecord.Query query = (SltRecord.Query) SltParser.parse("f.slt", List.of("query N rowsort", "select 1", "----",
+                "-100000000000000.00", "-7.00", "3.14")).get(0);
+        Schema schema = new Schema(List.of(QuiverTypes.field("a", QuiverTypes.decimal(38, 4), true)));
+        List<String> expected = query.expected().orElseThrow();
+        assertThat(ResultMatcher.mismatch(query, expected, schema, List.of(List.of(new BigDecimal("-99999999999999.9999")),
+                List.of(new BigDecimal("-7.0000")), List.of(new BigDecimal("3.1416"))))).isEmpty();
+        assertThat(ResultMatcher.mismatch(query, expected, schema, List.of(List.of(new BigDecimal("-99999999999999.9999")),
+                List.of(new BigDecimal("-7.0000")), List.of(new BigDecimal("3.1516"))))).isPresent();
+        assertThat(ResultMatcher.mismatch(query, expected, schema, List.of(List.of(new BigDecimal("-7.0000")),
+                List.of(new BigDecimal("-7.0000")), List.of(new BigDecimal("3.1416"))))).isPresent();
+    }
+
     @Test
     void updateModeRewritesOnlyTheResultsOfQueries() {
         List<String> lines = List.of("# keep me", "query T nosort", "select 1, 'b'", "", "query error DIVISION_BY_ZERO", "select 1/0", "",
