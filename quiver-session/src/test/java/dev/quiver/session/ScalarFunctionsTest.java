@@ -175,15 +175,33 @@ class ScalarFunctionsTest {
                     });
                     assertThat(e.getMessage()).contains("'a(b'");
                 });
+        assertThat(session.executeScript("select count(*) from fx").rows()).hasSize(1);
     }
 
-    /** TRY_CAST gives NULL where CAST fails. */
+    /**
+     * TRY_CAST gives NULL where CAST fails; CAST's error names the value and where the CAST is
+     * written (a column's value, when the query runs; a constant's, folded or not), and the session
+     * goes on.
+     */
     @Test
     void tryCastIsNullWhereCastFails() throws SQLException {
-        assertThatThrownBy(() -> session.executeScript("select cast(s as integer) from fx where id = 1"))
-                .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CAST));
+        assertCastFails("select id,\n  cast(s as integer) from fx where id = 1", new QuiverException.SqlPosition(2, 3));
+        assertCastFails("select 1,\n    cast('x' as integer)", new QuiverException.SqlPosition(2, 5));
+        assertCastFails("select id, cast(s || 'x' as date) from fx where id = 1", new QuiverException.SqlPosition(1, 12));
+        assertCastFails("select id, s::integer + 1 from fx where id = 1", new QuiverException.SqlPosition(1, 12));
+        assertCastFails("select id,\n   (s || '')::integer from fx where id = 1", new QuiverException.SqlPosition(2, 4));
         String sql = "select try_cast(s as integer), try_cast('12' as integer), try_cast('x' as integer), '12'::integer + 1 from fx where id = 1";
         assertThat(DuckDbOracle.normalize(session.executeScript(sql).rows())).isEqualTo(duckdb.query(sql));
+    }
+
+    private void assertCastFails(String sql, QuiverException.SqlPosition position) {
+        assertThatThrownBy(() -> session.executeScript(sql)).as(sql)
+                .isInstanceOfSatisfying(QuiverException.class, e -> {
+                    assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CAST);
+                    assertThat(e.position()).as(e.getMessage()).contains(position);
+                    assertThat(e.getMessage()).contains("Cannot cast").contains(position.toString());
+                });
+        assertThat(session.executeScript("select count(*) from fx").rows()).hasSize(1);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.CaseExpr;
+import dev.quiver.engine.error.QuiverException.SqlPosition;
 import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
@@ -92,8 +93,10 @@ final class BuiltinExprCodecs {
                         (e, out, c) -> {
                             out.set("input", c.expr(e.input()));
                             out.set("dataType", c.type(e.type()));
+                            e.position().ifPresent(position -> out.put("line", position.line()).put("column", position.column()));
                         },
-                        (in, c) -> new CastExpr(c.expr(c.required(in, "input")), c.type(c.required(in, "dataType")))),
+                        (in, c) -> new CastExpr(c.expr(c.required(in, "input")), c.type(c.required(in, "dataType")),
+                                in.has("line") ? Optional.of(new SqlPosition(in.get("line").asInt(), in.get("column").asInt())) : Optional.empty())),
                 ExprCodec.of("try_cast", TryCastExpr.class,
                         (e, out, c) -> {
                             out.set("input", c.expr(e.input()));

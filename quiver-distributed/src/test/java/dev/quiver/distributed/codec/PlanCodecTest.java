@@ -9,6 +9,7 @@ import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.expr.BinaryExpr;
 import dev.quiver.engine.expr.BinaryOperator;
 import dev.quiver.engine.expr.CaseExpr;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.CastExpr;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.InListExpr;
@@ -240,6 +241,7 @@ class PlanCodecTest {
                         Optional.of(new LiteralExpr("small", QuiverTypes.UTF8)), QuiverTypes.UTF8),
                 new CaseExpr(List.of(new CaseExpr.WhenThen(item("flag"), grp)), Optional.empty(), QuiverTypes.INT32),
                 new CastExpr(grp, QuiverTypes.INT64),
+                new CastExpr(grp, QuiverTypes.UTF8, Optional.of(new QuiverException.SqlPosition(3, 14))),
                 FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("%an%", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN),
                 new NotExpr(FunctionRegistry.builtins().require("like").call(List.of(name, new LiteralExpr("a!%%", QuiverTypes.UTF8), new LiteralExpr("!", QuiverTypes.UTF8)), QuiverTypes.BOOLEAN)),
                 new TryCastExpr(name, QuiverTypes.INT64),

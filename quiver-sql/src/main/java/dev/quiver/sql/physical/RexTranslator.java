@@ -39,6 +39,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Translates Calcite row expressions over one input into {@link PhysicalExpr}s over the input's
@@ -156,7 +157,7 @@ public final class RexTranslator {
             case CASE:
                 return caseExpr(call, type);
             case CAST:
-                return castTo(translate(operands.get(0)), type);
+                return positioned(castTo(translate(operands.get(0)), type), call);
             case SAFE_CAST:
                 return new TryCastExpr(translate(operands.get(0)), type);
             case SEARCH:
@@ -281,6 +282,18 @@ public final class RexTranslator {
                 ? Optional.of(castTo(translate(operands.get(operands.size() - 1)), type))
                 : Optional.empty();
         return new CaseExpr(branches, elseValue, type);
+    }
+
+    /**
+     * A cast the SQL text spells ({@code CAST(x AS t)}, {@code x::t}) with its place there, so that
+     * a value it rejects names it; a coercion Calcite added has no place (line 0).
+     */
+    private static PhysicalExpr positioned(PhysicalExpr cast, RexCall call) {
+        SqlParserPos pos = call.getParserPosition();
+        if (cast instanceof CastExpr plain && pos.getLineNum() > 0) {
+            return new CastExpr(plain.input(), plain.type(), Optional.of(new QuiverException.SqlPosition(pos.getLineNum(), pos.getColumnNum())));
+        }
+        return cast;
     }
 
     private static PhysicalExpr coalesce(PhysicalExpr condition, boolean whenNull) {

@@ -24,6 +24,7 @@ import org.apache.calcite.util.SourceStringReader;
  *       {@code DATE_DIFF(a, b, DAY)}, SQL Server's {@code DATEDIFF(day, a, b)}), under which DuckDB's
  *       {@code date_diff('day', a, b + 1)} does not parse. Here those words are plain identifiers,
  *       so each is an ordinary call of the registry's {@code date_diff} or {@code date_part}.
+ *   <li>positions of {@code x::type} casts at their text ({@link InfixCastPositions});
  *   <li>DuckDB's file references as tables ({@code FROM 'data.parquet'}, {@code read_csv(...)}) and
  *       FROM-first queries ({@link FileReferenceTokens}).
  * </ul>
@@ -54,21 +55,21 @@ final class QuiverParserImpl extends SqlBabelParserImpl {
 
     @Override
     public SqlNode parseSqlStmtEof() throws Exception {
-        return WindowSyntax.apply(super.parseSqlStmtEof(), groups);
+        return InfixCastPositions.apply(WindowSyntax.apply(super.parseSqlStmtEof(), groups));
     }
 
     @Override
     public SqlNodeList parseSqlStmtList() throws Exception {
         SqlNodeList statements = super.parseSqlStmtList();
         for (SqlNode statement : statements) {
-            WindowSyntax.apply(statement, groups);
+            InfixCastPositions.apply(WindowSyntax.apply(statement, groups));
         }
         return statements;
     }
 
     @Override
     public SqlNode parseSqlExpressionEof() throws Exception {
-        return WindowSyntax.apply(super.parseSqlExpressionEof(), groups);
+        return InfixCastPositions.apply(WindowSyntax.apply(super.parseSqlExpressionEof(), groups));
     }
 
     /**
