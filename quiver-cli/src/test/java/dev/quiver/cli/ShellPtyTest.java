@@ -103,6 +103,10 @@ class ShellPtyTest {
             assertThat(shell.expect("regions\n5\n")).contains("origin\nfrom a file\n");
             shell.expectPrompt();
 
+            shell.type(".help\r");
+            shell.expect(Pattern.quote(".tables, \\d          list the tables and views (SHOW TABLES)"));
+            shell.expectPrompt();
+
             shell.type(".mode nonsense\r");
             shell.expect("Error: INVALID_ARGUMENT: Unknown mode 'nonsense'");
             shell.expectPrompt();
