@@ -1,0 +1,103 @@
+package dev.quiver.cli;
+
+import dev.quiver.engine.memory.ByteSize;
+import dev.quiver.engine.source.files.TpchFiles;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spi.Catalog;
+import dev.quiver.server.QuiverServer;
+import dev.quiver.session.QuerySession;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quiver server}: an Arrow Flight SQL server (JDBC, ADBC, {@code quiver sql --server}) over
+ * one session, until the process is told to stop (SIGTERM or Ctrl-C). See docs/server.md.
+ */
+@Command(
+        name = "server",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Starts a Quiver server: Arrow Flight SQL on HOST:PORT, which the Arrow Flight SQL JDBC driver "
+                    + "(jdbc:arrow-flight-sql://HOST:PORT?useEncryption=false), ADBC and quiver sql --server query. "
+                    + "Each connection has its own settings (SET); tables and views (CREATE ...) are shared. "
+                    + "Stops cleanly on SIGTERM or Ctrl-C.",
+        },
+        footer = {"", "Examples:", "  quiver server --tpch 0.1 --port 31337",
+            "  quiver server --catalog /var/lib/quiver --local-workers 2 --host 0.0.0.0"})
+final class ServerCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private EngineOptions engine;
+
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
+    private String host;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "31337",
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--tpch", paramLabel = "SF",
+            description = "Serve the TPC-H tables (lineitem, orders, ...) generated at scale factor SF, e.g. 0.01 or 1.")
+    private Double tpchScaleFactor;
+
+    @Option(names = "--tpch-dir", paramLabel = "DIR", description = "Serve the eight TPC-H tables from DIR (as written by quiver tpch-gen).")
+    private Path tpchDir;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--port': " + port + " (must be 0 to 65535)");
+        }
+        QuerySession session = engine.newSession(catalog());
+        QuiverServer server;
+        try {
+            if (tpchDir != null) {
+                TpchFiles.open(tpchDir).forEach(session::registerTable);
+            }
+            server = QuiverServer.builder(session).host(host).port(port).start();
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (QuerySession closedLast = session; QuiverServer closedFirst = server) {
+                out.println("Quiver server " + server.address() + " stopped");
+                out.flush();
+            } finally {
+                stopped.countDown();
+            }
+        }, "quiver-server-shutdown"));
+        out.println("Quiver server listening on " + server.address() + " (Arrow Flight SQL; memory limit "
+                + ByteSize.formatBytes(engine.memoryLimit()) + (session.isDistributed() ? ", " + session.workers().size() + " workers" : "") + ")");
+        out.println("JDBC: jdbc:arrow-flight-sql://" + server.address() + "?useEncryption=false");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private Catalog catalog() {
+        if (tpchScaleFactor != null && tpchDir != null) {
+            throw new ParameterException(spec.commandLine(), "Give either --tpch SF (generated tables) or --tpch-dir DIR (files), not both");
+        }
+        if (tpchScaleFactor == null) {
+            return new EmptyCatalog();
+        }
+        if (!(tpchScaleFactor > 0)) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--tpch': " + tpchScaleFactor + " (the scale factor must be positive)");
+        }
+        return new TpchCatalog(tpchScaleFactor);
+    }
+}
