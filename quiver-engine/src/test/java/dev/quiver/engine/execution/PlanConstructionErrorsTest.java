@@ -12,6 +12,7 @@ import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.operator.limit.LocalLimitExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.operator.sort.SortKey;
+import dev.quiver.engine.operator.window.WindowFunction;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -48,6 +49,15 @@ class PlanConstructionErrorsTest {
         assertPlanError(() -> new ColumnExpr(-1, "y", QuiverTypes.INT64, true), "column y: index must not be negative: -1");
         assertPlanError(() -> QuiverTypes.decimal(40, 2), "decimal type: decimal(40, 2) needs 1 <= precision <= 38 and 0 <= scale <= precision");
         assertPlanError(() -> new Partitioning.RoundRobin(0), "Partitioning: partition count must be at least 1: 0");
+    }
+
+    @Test
+    void windowFunctionsNameTheFunctionAndTheBadType() {
+        ColumnExpr d = new ColumnExpr(0, "d", QuiverTypes.FLOAT64, true);
+        assertPlanError(() -> new WindowFunction.LagLead(false, X, d, X, false), "LAG offset must be an integer, not DOUBLE");
+        assertPlanError(() -> new WindowFunction.LagLead(true, X, X, d, false), "LEAD default of type DOUBLE");
+        assertPlanError(() -> new WindowFunction.FrameValue(WindowFunction.FrameValue.Position.NTH, X, d, false),
+                "NTH_VALUE position must be an integer, not DOUBLE");
     }
 
     @Test

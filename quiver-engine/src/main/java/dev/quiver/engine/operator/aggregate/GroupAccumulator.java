@@ -2,6 +2,8 @@ package dev.quiver.engine.operator.aggregate;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -28,7 +30,7 @@ public final class GroupAccumulator {
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
         this.mode = requireNonNull(mode, "mode is null");
         if (mode != AggregateMode.SINGLE && !hasPartialState(aggregate)) {
-            throw new IllegalArgumentException(aggregate.display() + " has no partial state: use SINGLE mode");
+            throw new QuiverException(ErrorCode.PLAN_ERROR, aggregate.display() + " has no partial state and needs SINGLE mode, not " + mode);
         }
         this.accumulator = Accumulators.create(aggregate, mode, requireNonNull(allocator, "allocator is null"));
     }

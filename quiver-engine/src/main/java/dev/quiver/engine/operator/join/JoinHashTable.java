@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.join;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -41,7 +43,8 @@ final class JoinHashTable {
         long wanted = Math.max(16, (long) rows * 8 / 5 + 1);
         long capacity = Long.highestOneBit(wanted - 1) << 1;
         if (capacity > 1 << 30) {
-            throw new IllegalArgumentException("join build side too large for one hash table: " + rows + " rows");
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "a hash join build side of " + rows
+                    + " rows is too large for one hash table (at most 2^30 slots): raise target_partitions so each partition builds a smaller table");
         }
         return (int) capacity;
     }

@@ -1,5 +1,7 @@
 package dev.quiver.engine.operator.sort;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.PlanChecks;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -223,7 +225,8 @@ abstract sealed class SortColumn {
                 }
             }
             if (total > Integer.MAX_VALUE - 16) {
-                throw new IllegalArgumentException("sort keys hold more than 2 GB of string data");
+                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "the string sort keys of one sort partition hold " + total
+                        + " bytes, more than 2 GB: raise target_partitions, or sort on shorter keys");
             }
             data = new byte[(int) total];
             offsets = new int[rows + 1];

@@ -2,6 +2,8 @@ package dev.quiver.engine.operator.window;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.operator.aggregate.AggregateExpr;
 import dev.quiver.engine.types.QuiverTypes;
@@ -131,10 +133,10 @@ public sealed interface WindowFunction {
             requireNonNull(offset, "offset is null");
             requireNonNull(defaultValue, "defaultValue is null");
             if (!QuiverTypes.isInteger(offset.type())) {
-                throw new IllegalArgumentException((lead ? "LEAD" : "LAG") + " offset must be an integer, not " + QuiverTypes.sqlName(offset.type()));
+                throw new QuiverException(ErrorCode.PLAN_ERROR, (lead ? "LEAD" : "LAG") + " offset must be an integer, not " + QuiverTypes.sqlName(offset.type()));
             }
             if (!defaultValue.type().equals(value.type())) {
-                throw new IllegalArgumentException((lead ? "LEAD" : "LAG") + " default of type " + QuiverTypes.sqlName(defaultValue.type())
+                throw new QuiverException(ErrorCode.PLAN_ERROR, (lead ? "LEAD" : "LAG") + " default of type " + QuiverTypes.sqlName(defaultValue.type())
                         + " does not match the value's " + QuiverTypes.sqlName(value.type()));
             }
         }
@@ -174,7 +176,7 @@ public sealed interface WindowFunction {
             requireNonNull(value, "value is null");
             requireNonNull(n, "n is null");
             if (!QuiverTypes.isInteger(n.type())) {
-                throw new IllegalArgumentException("NTH_VALUE position must be an integer, not " + QuiverTypes.sqlName(n.type()));
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "NTH_VALUE position must be an integer, not " + QuiverTypes.sqlName(n.type()));
             }
         }
 
