@@ -4,10 +4,12 @@ import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.files.TpchFiles;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
+import dev.quiver.server.AdmissionSettings;
 import dev.quiver.server.QuiverServer;
 import dev.quiver.session.QuerySession;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -54,6 +56,22 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--tpch-dir", paramLabel = "DIR", description = "Serve the eight TPC-H tables from DIR (as written by quiver tpch-gen).")
     private Path tpchDir;
 
+    @Option(names = "--max-concurrent-queries", paramLabel = "N", defaultValue = "8",
+            description = "Queries that run at once; more wait in the queue (default: ${DEFAULT-VALUE}).")
+    private int maxConcurrent;
+
+    @Option(names = "--max-queued-queries", paramLabel = "N", defaultValue = "64",
+            description = "Queries that may wait to run; one more is refused with QUERY_QUEUE_FULL (default: ${DEFAULT-VALUE}).")
+    private int maxQueued;
+
+    @Option(names = "--queue-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long a query waits to run before it fails with QUERY_QUEUE_TIMEOUT (default: ${DEFAULT-VALUE}).")
+    private long queueTimeoutSeconds;
+
+    @Option(names = "--query-memory", paramLabel = "SIZE", converter = EngineOptions.SizeConverter.class,
+            description = "Memory each query is granted of --memory-limit while it runs (default: the limit divided by --max-concurrent-queries).")
+    private Long queryMemory;
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -65,7 +83,7 @@ final class ServerCommand implements Callable<Integer> {
             if (tpchDir != null) {
                 TpchFiles.open(tpchDir).forEach(session::registerTable);
             }
-            server = QuiverServer.builder(session).host(host).port(port).start();
+            server = QuiverServer.builder(session).host(host).port(port).admission(admission()).start();
         } catch (RuntimeException e) {
             session.close();
             throw e;
@@ -81,11 +99,21 @@ final class ServerCommand implements Callable<Integer> {
             }
         }, "quiver-server-shutdown"));
         out.println("Quiver server listening on " + server.address() + " (Arrow Flight SQL; memory limit "
-                + ByteSize.formatBytes(engine.memoryLimit()) + (session.isDistributed() ? ", " + session.workers().size() + " workers" : "") + ")");
+                + ByteSize.formatBytes(engine.memoryLimit()) + ", " + server.admission().maxConcurrent() + " queries at once of "
+                + ByteSize.formatBytes(server.admission().queryMemory()) + " each" + (session.isDistributed() ? ", " + session.workers().size() + " workers" : "") + ")");
         out.println("JDBC: jdbc:arrow-flight-sql://" + server.address() + "?useEncryption=false");
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    private AdmissionSettings admission() {
+        if (maxConcurrent < 1 || maxQueued < 0 || queueTimeoutSeconds < 0) {
+            throw new ParameterException(spec.commandLine(), "--max-concurrent-queries must be at least 1, --max-queued-queries and --queue-timeout 0 or more");
+        }
+        AdmissionSettings defaults = AdmissionSettings.defaults(maxConcurrent, engine.memoryLimit());
+        return new AdmissionSettings(maxConcurrent, maxQueued, Duration.ofSeconds(queueTimeoutSeconds),
+                queryMemory == null ? defaults.queryMemory() : queryMemory);
     }
 
     private Catalog catalog() {

@@ -7,9 +7,11 @@ import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.session.QuerySession;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -37,7 +39,12 @@ import org.apache.arrow.memory.BufferAllocator;
 public final class QuiverServer implements AutoCloseable {
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
+    /** Queries that run at once unless {@link Builder#admission} says otherwise. */
+    public static final int DEFAULT_MAX_CONCURRENT = 8;
+
     private final ClientSessions sessions;
+    private final Admission admission;
+    private final RunningQueries queries = new RunningQueries();
     private final FlightServer flight;
     private final WorkerAddress address;
     private boolean closed;
@@ -47,8 +54,10 @@ public final class QuiverServer implements AutoCloseable {
         this.allocator = builder.session.newChildAllocator("server");
         this.executor = new QuiverExecutor("server");
         this.sessions = new ClientSessions(builder.session, builder.idleTimeout);
-        StatementRunner runner = new StatementRunner(allocator, executor);
-        QuiverSqlProducer producer = new QuiverSqlProducer(allocator, new CatalogMetadata(builder.session), runner, sqlInfo());
+        MemoryPool pool = builder.session.memoryPool();
+        this.admission = new Admission(pool, builder.admission.orElseGet(() -> AdmissionSettings.defaults(DEFAULT_MAX_CONCURRENT, pool.limit())));
+        StatementRunner runner = new StatementRunner(allocator, executor, admission, queries);
+        QuiverSqlProducer producer = new QuiverSqlProducer(allocator, new CatalogMetadata(builder.session), runner, sqlInfo(), this::closeSession);
         FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure(builder.host, builder.port), producer)
                 .executor(executor.asExecutorService())
                 .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(sessions))
@@ -77,6 +86,21 @@ public final class QuiverServer implements AutoCloseable {
     /** Client sessions the server holds. */
     public int sessionCount() {
         return sessions.size();
+    }
+
+    /** Queries registered now (queued or running). */
+    public int runningQueries() {
+        return queries.size();
+    }
+
+    /** The admission limits the server runs with. */
+    public AdmissionSettings admission() {
+        return admission.settings();
+    }
+
+    private void closeSession(ClientSession session) {
+        sessions.close(session.id());
+        queries.cancelSession(session.id());
     }
 
     /** Arrow bytes the server holds for result streams in flight. */
@@ -152,6 +176,7 @@ public final class QuiverServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port;
         private Duration idleTimeout = Duration.ofHours(8);
+        private Optional<AdmissionSettings> admission = Optional.empty();
 
         private Builder(QuerySession session) {
             this.session = requireNonNull(session, "session is null");
@@ -175,6 +200,15 @@ public final class QuiverServer implements AutoCloseable {
         /** How long a client session may stay unused before the server forgets it (its settings; default 8 hours). */
         public Builder sessionIdleTimeout(Duration timeout) {
             this.idleTimeout = requireNonNull(timeout, "timeout is null");
+            return this;
+        }
+
+        /**
+         * How many queries run at once and the memory each is granted of the session's pool (default:
+         * {@value QuiverServer#DEFAULT_MAX_CONCURRENT} at once, each an equal share, 64 waiting up to a minute).
+         */
+        public Builder admission(AdmissionSettings settings) {
+            this.admission = Optional.of(requireNonNull(settings, "settings is null"));
             return this;
         }
 

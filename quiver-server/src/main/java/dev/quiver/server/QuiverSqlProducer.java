@@ -10,8 +10,11 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.session.StatementDescription;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CloseSessionRequest;
+import org.apache.arrow.flight.CloseSessionResult;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -53,12 +56,16 @@ final class QuiverSqlProducer extends NoOpFlightSqlProducer {
     private final CatalogMetadata catalog;
     private final StatementRunner runner;
     private final SqlInfoBuilder sqlInfo;
+    private final Consumer<ClientSession> sessionClosed;
 
-    QuiverSqlProducer(BufferAllocator allocator, CatalogMetadata catalog, StatementRunner runner, SqlInfoBuilder sqlInfo) {
+    /** @param sessionClosed ends a session a client closes (its queries are cancelled) */
+    QuiverSqlProducer(BufferAllocator allocator, CatalogMetadata catalog, StatementRunner runner, SqlInfoBuilder sqlInfo,
+            Consumer<ClientSession> sessionClosed) {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.runner = requireNonNull(runner, "runner is null");
         this.sqlInfo = requireNonNull(sqlInfo, "sqlInfo is null");
+        this.sessionClosed = requireNonNull(sessionClosed, "sessionClosed is null");
     }
 
     // --- statements
@@ -92,7 +99,7 @@ final class QuiverSqlProducer extends NoOpFlightSqlProducer {
     public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context, FlightDescriptor descriptor) {
         return call(() -> {
             PreparedStatement prepared = session(context).prepared(command.getPreparedStatementHandle().toStringUtf8());
-            return statementInfo(prepared.description().schema(), prepared.boundSql(), descriptor);
+            return statementInfo(prepared.description(), prepared.boundSql(), descriptor);
         });
     }
 
@@ -105,7 +112,7 @@ final class QuiverSqlProducer extends NoOpFlightSqlProducer {
     public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor) {
         return call(() -> {
             StatementDescription description = withoutParameters(runner.describe(session(context), command.getQuery()));
-            return statementInfo(description.schema(), command.getQuery(), descriptor);
+            return statementInfo(description, command.getQuery(), descriptor);
         });
     }
 
@@ -117,10 +124,18 @@ final class QuiverSqlProducer extends NoOpFlightSqlProducer {
     @Override
     public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener) {
         try {
-            runner.stream(session(context), ticket.getStatementHandle().toStringUtf8(), listener);
+            runner.stream(session(context), StatementTicket.decode(ticket.getStatementHandle().toByteArray()), listener);
         } catch (RuntimeException e) {
             listener.error(ServerErrors.toFlight(e));
         }
+    }
+
+    @Override
+    public void closeSession(CloseSessionRequest request, CallContext context, StreamListener<CloseSessionResult> listener) {
+        SessionMiddleware middleware = context.getMiddleware(SessionMiddleware.KEY);
+        middleware.existingSession().ifPresent(sessionClosed);
+        listener.onNext(new CloseSessionResult(CloseSessionResult.Status.CLOSED));
+        listener.onCompleted();
     }
 
     @Override
@@ -276,9 +291,10 @@ final class QuiverSqlProducer extends NoOpFlightSqlProducer {
     }
 
     /** One endpoint on this server whose ticket is the statement to run ({@link #getStreamStatement}). */
-    private static FlightInfo statementInfo(Schema schema, String sql, FlightDescriptor descriptor) {
-        TicketStatementQuery ticket = TicketStatementQuery.newBuilder().setStatementHandle(ByteString.copyFromUtf8(sql)).build();
-        return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(new Ticket(Any.pack(ticket).toByteArray()))), -1, -1);
+    private static FlightInfo statementInfo(StatementDescription description, String sql, FlightDescriptor descriptor) {
+        byte[] statement = new StatementTicket(sql, description.runsQuery()).encode();
+        TicketStatementQuery ticket = TicketStatementQuery.newBuilder().setStatementHandle(ByteString.copyFrom(statement)).build();
+        return new FlightInfo(description.schema(), descriptor, List.of(new FlightEndpoint(new Ticket(Any.pack(ticket).toByteArray()))), -1, -1);
     }
 
     /** A metadata call's info: its ticket is the command itself, which {@link FlightSqlProducer#getStream} dispatches back. */

@@ -26,18 +26,16 @@ final class ResultStream implements Runnable {
     private final ServerStreamListener listener;
     private final BufferAllocator allocator;
     private final ClientReadiness readiness;
-    private final Runnable onEnd;
 
     /**
      * @param allocator where the stream's (empty) root lives; the batches stay in the query's allocator
-     * @param onEnd runs last, once the handle is closed
+     * @param readiness the listener's back-pressure, whose cancel ends the query
      */
-    ResultStream(QueryHandle handle, ServerStreamListener listener, BufferAllocator allocator, Runnable onEnd) {
+    ResultStream(QueryHandle handle, ServerStreamListener listener, BufferAllocator allocator, ClientReadiness readiness) {
         this.handle = requireNonNull(handle, "handle is null");
         this.listener = requireNonNull(listener, "listener is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
-        this.onEnd = requireNonNull(onEnd, "onEnd is null");
-        this.readiness = new ClientReadiness(listener, handle::cancel);
+        this.readiness = requireNonNull(readiness, "readiness is null");
     }
 
     @Override
@@ -53,17 +51,13 @@ final class ResultStream implements Runnable {
         } catch (RuntimeException e) {
             failure = failure == null ? e : failure;
         }
-        try {
-            if (listener.isCancelled()) {
-                return;
-            }
-            if (failure != null) {
-                listener.error(ServerErrors.toFlight(failure));
-            } else {
-                listener.completed();
-            }
-        } finally {
-            onEnd.run();
+        if (listener.isCancelled()) {
+            return;
+        }
+        if (failure != null) {
+            listener.error(ServerErrors.toFlight(failure));
+        } else {
+            listener.completed();
         }
     }
 

@@ -34,6 +34,10 @@ public enum ErrorCode {
     EXCEEDED_MEMORY_LIMIT(0, RESOURCES),
     /** A recursive query (WITH RECURSIVE) still produced rows after its limit of iterations. */
     RECURSION_LIMIT_EXCEEDED(1, RESOURCES),
+    /** A server's admission queue is full: as many queries wait as it holds. */
+    QUERY_QUEUE_FULL(2, RESOURCES),
+    /** A query waited in a server's admission queue longer than its timeout. */
+    QUERY_QUEUE_TIMEOUT(3, RESOURCES),
 
     SOURCE_ERROR(0, EXTERNAL),
     WORKER_UNREACHABLE(1, EXTERNAL),
