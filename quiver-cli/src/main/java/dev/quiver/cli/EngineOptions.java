@@ -67,6 +67,11 @@ final class EngineOptions {
                     + "--stage-handler dev.quiver.distributed.handler.AggregateMemorySizingHandler.")
     private List<String> stageHandlers = new ArrayList<>();
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "The cluster's shared secret (the file's text, 16 characters or more): every call to the workers carries a token "
+                    + "derived from it, and workers started with it refuse calls without it.")
+    private Path clusterSecretFile;
+
     long memoryLimit() {
         return memoryLimit;
     }
@@ -108,6 +113,9 @@ final class EngineOptions {
         }
         if (catalogDirectory != null) {
             builder.catalogDirectory(catalogDirectory);
+        }
+        if (clusterSecretFile != null) {
+            builder.clusterSecret(ClusterSecrets.read(clusterSecretFile));
         }
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);

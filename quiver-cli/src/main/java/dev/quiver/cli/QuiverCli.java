@@ -62,6 +62,7 @@ public final class QuiverCli implements Callable<Integer> {
         commands.put("tpch-gen", TpchGenCommand::new);
         commands.put("worker", WorkerCommand::new);
         commands.put("server", ServerCommand::new);
+        commands.put("passwd", PasswdCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);
         return Collections.unmodifiableMap(commands);
     }

@@ -6,6 +6,8 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.server.AdmissionSettings;
 import dev.quiver.server.QuiverServer;
+import dev.quiver.server.TlsFiles;
+import dev.quiver.server.UsersFile;
 import dev.quiver.session.QuerySession;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -72,6 +74,20 @@ final class ServerCommand implements Callable<Integer> {
             description = "Memory each query is granted of --memory-limit while it runs (default: the limit divided by --max-concurrent-queries).")
     private Long queryMemory;
 
+    @Option(names = "--users", paramLabel = "FILE",
+            description = "Require a user and password from FILE (name:salted hash lines, written by quiver passwd).")
+    private Path users;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "Also accept the bearer token in FILE (16 characters or more), e.g. for tools; alone, it is the only way in.")
+    private Path tokenFile;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve TLS with this PEM certificate (chain); needs --tls-key.")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "The PEM private key (PKCS#8) of --tls-cert.")
+    private Path tlsKey;
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -83,7 +99,7 @@ final class ServerCommand implements Callable<Integer> {
             if (tpchDir != null) {
                 TpchFiles.open(tpchDir).forEach(session::registerTable);
             }
-            server = QuiverServer.builder(session).host(host).port(port).admission(admission()).start();
+            server = security(QuiverServer.builder(session).host(host).port(port).admission(admission())).start();
         } catch (RuntimeException e) {
             session.close();
             throw e;
@@ -101,10 +117,26 @@ final class ServerCommand implements Callable<Integer> {
         out.println("Quiver server listening on " + server.address() + " (Arrow Flight SQL; memory limit "
                 + ByteSize.formatBytes(engine.memoryLimit()) + ", " + server.admission().maxConcurrent() + " queries at once of "
                 + ByteSize.formatBytes(server.admission().queryMemory()) + " each" + (session.isDistributed() ? ", " + session.workers().size() + " workers" : "") + ")");
-        out.println("JDBC: jdbc:arrow-flight-sql://" + server.address() + "?useEncryption=false");
+        out.println("JDBC: jdbc:arrow-flight-sql://" + server.address() + (server.usesTls() ? "?useEncryption=true" : "?useEncryption=false"));
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    private QuiverServer.Builder security(QuiverServer.Builder builder) {
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new ParameterException(spec.commandLine(), "Give both --tls-cert and --tls-key, or neither");
+        }
+        if (tlsCert != null) {
+            builder.tls(new TlsFiles(tlsCert, tlsKey));
+        }
+        if (users != null) {
+            builder.users(UsersFile.read(users));
+        }
+        if (tokenFile != null) {
+            builder.token(ClusterSecrets.text(tokenFile));
+        }
+        return builder;
     }
 
     private AdmissionSettings admission() {

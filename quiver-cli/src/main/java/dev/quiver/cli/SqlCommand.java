@@ -113,13 +113,16 @@ final class SqlCommand implements Callable<Integer> {
             description = "Run the SQL on a Quiver server (quiver server) instead of in this process; see docs/server.md.")
     private String server;
 
+    @Mixin
+    private ServerClientOptions serverClient;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (maxRows < 0) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--maxrows': " + maxRows + " (0 shows every row)");
         }
         if (server != null) {
-            try (RemoteSql remote = new RemoteSql(WorkerAddress.parse(server), spec.commandLine().getOut())) {
+            try (RemoteSql remote = new RemoteSql(WorkerAddress.parse(server), serverClient, spec.commandLine().getOut())) {
                 remote.runScript(readSql(), format, new Display(maxRows, 0, true));
             }
             return 0;

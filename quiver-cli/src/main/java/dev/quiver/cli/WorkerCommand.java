@@ -7,7 +7,9 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.SqlPlanCodec;
 import dev.quiver.session.spi.QuiverPlugins;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -52,6 +54,10 @@ final class WorkerCommand implements Callable<Integer> {
             description = "Cores to report to coordinators (default: the number of cores).")
     private Integer cores;
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "Refuse every call that does not carry the token of the cluster secret in FILE (give coordinators the same file).")
+    private Path clusterSecretFile;
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -70,6 +76,7 @@ final class WorkerCommand implements Callable<Integer> {
                 .memoryLimit(memoryLimit)
                 .cores(reportedCores)
                 .version(QuiverVersion.CURRENT)
+                .clusterSecret(Optional.ofNullable(clusterSecretFile).map(ClusterSecrets::read))
                 // the codecs of the plugins on the class path, so that it decodes what their coordinators send
                 .codec(SqlPlanCodec.builder(QuiverPlugins.load(WorkerCommand.class.getClassLoader()))
                         .tpchCatalogs(sf -> tpchCatalogs.computeIfAbsent(sf, TpchCatalog::new)).build())

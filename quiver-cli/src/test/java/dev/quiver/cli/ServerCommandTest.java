@@ -53,6 +53,45 @@ class ServerCommandTest {
     }
 
     @Test
+    void usersLogInWithThePasswordQuiverPasswdSet() throws Exception {
+        Path directory = Files.createTempDirectory("quiver-server-users-");
+        Path users = directory.resolve("users.txt");
+        Path password = directory.resolve("password");
+        Files.writeString(password, "open sesame\n");
+        Run passwd = CliRunner.runWithStdin("open sesame\n", "passwd", "--users", users.toString(), "alice");
+        assertThat(passwd.exitCode()).as(passwd.err()).isZero();
+        assertThat(Files.readString(users)).startsWith("alice:pbkdf2-sha256:").doesNotContain("open sesame");
+        Path log = directory.resolve("server.log");
+        Process process = new ProcessBuilder(CliProcess.javaCommand(List.of(), "server", "--port", "0", "--users", users.toString()))
+                .redirectError(log.toFile()).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String banner = out.readLine();
+            assertThat(banner).as("first line of the server; its log: %s", Files.readString(log)).isNotNull().contains(LISTENING);
+            String address = banner.substring(banner.indexOf(LISTENING) + LISTENING.length()).split(" ")[0];
+            Run in = CliRunner.run("sql", "--server", address, "--user", "alice", "--password-file", password.toString(), "--format", "csv",
+                    "select 6 * 7 as answer");
+            assertThat(in.err()).isEmpty();
+            assertThat(in.out()).isEqualTo("answer\n42\n");
+            Run refused = CliRunner.run("sql", "--server", address, "select 1");
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.err()).startsWith("Error: UNAUTHENTICATED: ");
+            Files.writeString(password, "wrong\n");
+            Run wrong = CliRunner.run("sql", "--server", address, "--user", "alice", "--password-file", password.toString(), "select 1");
+            assertThat(wrong.exitCode()).isEqualTo(1);
+            assertThat(wrong.err()).contains("wrong user or password");
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(20, TimeUnit.SECONDS);
+            try (var files = Files.list(directory)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(directory);
+        }
+    }
+
+    @Test
     void noServerListeningIsAClearError() {
         Run run = CliRunner.run("sql", "--server", "127.0.0.1:1", "select 1");
         assertThat(run.exitCode()).isEqualTo(1);

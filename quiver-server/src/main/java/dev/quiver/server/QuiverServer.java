@@ -47,6 +47,7 @@ public final class QuiverServer implements AutoCloseable {
     private final RunningQueries queries = new RunningQueries();
     private final FlightServer flight;
     private final WorkerAddress address;
+    private final boolean tls;
     private boolean closed;
 
     private QuiverServer(Builder builder) {
@@ -58,20 +59,44 @@ public final class QuiverServer implements AutoCloseable {
         this.admission = new Admission(pool, builder.admission.orElseGet(() -> AdmissionSettings.defaults(DEFAULT_MAX_CONCURRENT, pool.limit())));
         StatementRunner runner = new StatementRunner(allocator, executor, admission, queries);
         QuiverSqlProducer producer = new QuiverSqlProducer(allocator, new CatalogMetadata(builder.session), runner, sqlInfo(), this::closeSession);
-        FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure(builder.host, builder.port), producer)
-                .executor(executor.asExecutorService())
-                .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(sessions))
-                .build();
+        FlightServer server;
         try {
-            server.start();
+            server = flightServer(builder, producer);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(server);
             executor.close();
             allocator.close();
             throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "Cannot listen on " + builder.host + ":" + builder.port + ": " + e.getMessage(), e);
         }
         this.flight = server;
         this.address = new WorkerAddress(builder.host, server.getPort());
+        this.tls = builder.tls.isPresent();
+    }
+
+    /** The Flight server: TLS with the builder's certificate, authentication when users or a token are set. */
+    private FlightServer flightServer(Builder builder, QuiverSqlProducer producer) throws IOException {
+        Location location = builder.tls.isPresent() ? Location.forGrpcTls(builder.host, builder.port) : Location.forGrpcInsecure(builder.host, builder.port);
+        FlightServer.Builder flight = FlightServer.builder(allocator, location, producer)
+                .executor(executor.asExecutorService())
+                .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(sessions));
+        if (builder.tls.isPresent()) {
+            flight.useTls(builder.tls.get().certificate().toFile(), builder.tls.get().privateKey().toFile());
+        }
+        if (builder.users.isPresent() || builder.token.isPresent()) {
+            flight.headerAuthenticator(new ServerAuthenticator(builder.users, builder.token, builder.idleTimeout));
+        }
+        FlightServer server = flight.build();
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(server);
+            throw e;
+        }
+        return server;
+    }
+
+    /** Whether clients must connect with TLS. */
+    public boolean usesTls() {
+        return tls;
     }
 
     public static Builder builder(QuerySession session) {
@@ -177,6 +202,9 @@ public final class QuiverServer implements AutoCloseable {
         private int port;
         private Duration idleTimeout = Duration.ofHours(8);
         private Optional<AdmissionSettings> admission = Optional.empty();
+        private Optional<UsersFile> users = Optional.empty();
+        private Optional<String> token = Optional.empty();
+        private Optional<TlsFiles> tls = Optional.empty();
 
         private Builder(QuerySession session) {
             this.session = requireNonNull(session, "session is null");
@@ -209,6 +237,28 @@ public final class QuiverServer implements AutoCloseable {
          */
         public Builder admission(AdmissionSettings settings) {
             this.admission = Optional.of(requireNonNull(settings, "settings is null"));
+            return this;
+        }
+
+        /** Clients log in with a user and password of {@code file} (basic authentication, then a bearer token). */
+        public Builder users(UsersFile file) {
+            this.users = Optional.of(requireNonNull(file, "file is null"));
+            return this;
+        }
+
+        /** Clients may present this bearer token instead (as user {@code token}); at least 16 characters. */
+        public Builder token(String staticToken) {
+            requireNonNull(staticToken, "staticToken is null");
+            if (staticToken.strip().length() < 16) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "A server token needs at least 16 characters (e.g. openssl rand -hex 32)");
+            }
+            this.token = Optional.of(staticToken.strip());
+            return this;
+        }
+
+        /** TLS with a PEM certificate (chain) and its PEM private key (PKCS#8); clients connect with useEncryption=true. */
+        public Builder tls(TlsFiles files) {
+            this.tls = Optional.of(requireNonNull(files, "files is null"));
             return this;
         }
 

@@ -68,6 +68,11 @@ final class ServerFixture implements AutoCloseable {
         return DriverManager.getConnection(url(), new Properties());
     }
 
+    /** A connection with the URL's parameters {@code parameters} (e.g. {@code useEncryption=true&tlsRootCerts=...}) and {@code properties}. */
+    Connection connect(String parameters, Properties properties) throws SQLException {
+        return DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + server.address().port() + "?" + parameters, properties);
+    }
+
     /** The rows of SHOW QUERIES, asked on a connection of its own. */
     static List<List<Object>> queries(ServerFixture fixture) {
         try (Connection connection = fixture.connect(); Statement statement = connection.createStatement();

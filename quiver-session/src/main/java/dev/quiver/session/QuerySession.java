@@ -16,6 +16,7 @@ import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.protocol.ClusterSecret;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.config.EngineSettings;
@@ -115,7 +116,7 @@ public final class QuerySession implements AutoCloseable {
         this.executor = new QuiverExecutor("session");
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
-                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
+                    : Optional.of(ClusterSetup.start(builder.clusterSpec(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
                             new StageEventDispatcher(builder.stageEventHandlers), extensions));
         } catch (RuntimeException e) {
             executor.close();
@@ -656,8 +657,23 @@ public final class QuerySession implements AutoCloseable {
         private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
         private Optional<Path> catalogDirectory = Optional.empty();
+        private Optional<ClusterSecret> clusterSecret = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The cluster's shared secret: every call to the workers carries its token, and workers started
+         * with it refuse calls without it (local workers are started with it). See docs/server.md.
+         */
+        public Builder clusterSecret(ClusterSecret secret) {
+            this.clusterSecret = Optional.of(requireNonNull(secret, "secret is null"));
+            return this;
+        }
+
+        private ClusterSetup.Spec clusterSpec() {
+            ClusterSetup.Spec spec = cluster.orElseThrow();
+            return clusterSecret.map(spec::withSecret).orElse(spec);
+        }
 
         public Builder catalog(Catalog catalog) {
             this.catalog = requireNonNull(catalog, "catalog is null");
@@ -710,7 +726,7 @@ public final class QuerySession implements AutoCloseable {
             if (copy.isEmpty()) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "workers(...) needs at least one worker address");
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE));
+            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE, Optional.empty()));
             return this;
         }
 
@@ -724,7 +740,7 @@ public final class QuerySession implements AutoCloseable {
             if (count < 1) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker));
+            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker, Optional.empty()));
             return this;
         }
 

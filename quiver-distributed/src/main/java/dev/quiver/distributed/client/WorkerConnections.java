@@ -9,12 +9,16 @@ import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.distributed.protocol.ClusterSecret;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,6 +47,7 @@ public final class WorkerConnections implements AutoCloseable {
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
     private final WireFormat wire;
+    private final Optional<ClusterSecret> secret;
     private HeartbeatTicker heartbeats;
     private final Map<WorkerAddress, FlightClient> clients = new LinkedHashMap<>();
     /** One party per running control-stream reader, plus {@link #close()}'s own. */
@@ -56,6 +61,12 @@ public final class WorkerConnections implements AutoCloseable {
      * @param codec the plan codec tickets and task requests are written with
      */
     public WorkerConnections(String name, BufferAllocator parent, QuiverExecutor executor, PlanCodec codec) {
+        this(name, parent, executor, codec, Optional.empty());
+    }
+
+    /** @param secret the cluster's secret, whose token every call to a worker then carries */
+    public WorkerConnections(String name, BufferAllocator parent, QuiverExecutor executor, PlanCodec codec, Optional<ClusterSecret> secret) {
+        this.secret = requireNonNull(secret, "secret is null");
         this.name = requireNonNull(name, "name is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.wire = new WireFormat(requireNonNull(codec, "codec is null"));
@@ -137,7 +148,13 @@ public final class WorkerConnections implements AutoCloseable {
     }
 
     private FlightClient connect(WorkerAddress address) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress(address.host(), address.port())
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(address.host(), address.port());
+        secret.ifPresent(cluster -> {
+            Metadata headers = new Metadata();
+            headers.put(Metadata.Key.of(ClusterSecret.HEADER, Metadata.ASCII_STRING_MARSHALLER), cluster.token());
+            builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+        });
+        ManagedChannel channel = builder
                 .usePlaintext()
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)

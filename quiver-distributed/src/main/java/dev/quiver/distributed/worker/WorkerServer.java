@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.protocol.ClusterSecret;
 import dev.quiver.distributed.protocol.HeartbeatTicker;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
@@ -15,6 +16,7 @@ import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
@@ -67,16 +69,17 @@ public final class WorkerServer implements AutoCloseable {
         this.allocator = parent.newChildAllocator(name, 0, Long.MAX_VALUE);
         this.pool = new MemoryPool(builder.memoryLimit);
         this.executor = new QuiverExecutor(name);
-        this.connections = new WorkerConnections(name, allocator, executor, builder.codec);
+        this.connections = new WorkerConnections(name, allocator, executor, builder.codec, builder.secret);
         this.heartbeats = new HeartbeatTicker(executor, "control-heartbeats");
         BufferAllocator flightAllocator = allocator.newChildAllocator("flight-server", 0, Long.MAX_VALUE);
         Consumer<NettyServerBuilder> keepalive = netty -> netty
                 .keepAliveTime(10, TimeUnit.SECONDS).keepAliveTimeout(10, TimeUnit.SECONDS)
                 .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true);
-        FlightServer server = FlightServer.builder(flightAllocator, Location.forGrpcInsecure(builder.host, builder.port), new WorkerProducer(this))
+        FlightServer.Builder flightBuilder = FlightServer.builder(flightAllocator, Location.forGrpcInsecure(builder.host, builder.port), new WorkerProducer(this))
                 .executor(executor.asExecutorService())
-                .transportHint("grpc.builderConsumer", keepalive)
-                .build();
+                .transportHint("grpc.builderConsumer", keepalive);
+        builder.secret.ifPresent(secret -> flightBuilder.middleware(ClusterSecretCheck.KEY, new ClusterSecretCheck.Factory(secret, name)));
+        FlightServer server = flightBuilder.build();
         try {
             server.start();
         } catch (IOException | RuntimeException e) {
@@ -223,8 +226,18 @@ public final class WorkerServer implements AutoCloseable {
         private PlanCodec codec = PlanCodec.create();
         private BufferAllocator allocator;
         private Duration unknownTaskWait = Duration.ofSeconds(5);
+        private Optional<ClusterSecret> secret = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * The cluster's secret: the worker then refuses every call without its token (UNAUTHENTICATED),
+         * and its own calls to other workers carry it. See {@link ClusterSecret}.
+         */
+        public Builder clusterSecret(Optional<ClusterSecret> secret) {
+            this.secret = requireNonNull(secret, "secret is null");
+            return this;
+        }
 
         /** Names the worker's threads and allocator, e.g. {@code worker-2} in a local cluster. */
         public Builder name(String name) {

@@ -27,6 +27,8 @@ public enum ErrorCode {
     TASK_COUNT_CONFLICT(14, USER_ERROR),
     /** An aggregate where SQL does not allow one: nested in another, in WHERE or GROUP BY, or a column neither grouped nor aggregated. */
     INVALID_AGGREGATION(15, USER_ERROR),
+    /** A server refused a call that brought no valid user and password or token. */
+    UNAUTHENTICATED(16, USER_ERROR),
 
     INTERNAL_ERROR(0, INTERNAL),
     PLAN_ERROR(1, INTERNAL),
