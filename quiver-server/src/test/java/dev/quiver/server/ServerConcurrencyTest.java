@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.quiver.distributed.worker.LocalCluster;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.flight.FlightInfo;
@@ -39,19 +40,40 @@ class ServerConcurrencyTest {
     private static final int CLIENTS = 8;
     /** How long the clients run: bounded, for CI's time (the 60 s is what the benchmark does). */
     private static final int SECONDS = 15;
+    private static final int DISTRIBUTED_SECONDS = 8;
 
     @Test
     void eightClientsGetCorrectResultsAndLeaveNothingBehind() throws Exception {
+        try (ServerFixture fixture = ServerFixture.tpch(0.01, builder -> builder.admission(new AdmissionSettings(4, 64, Duration.ofMinutes(2), 256L << 20)))) {
+            runClients(fixture, CLIENTS, SECONDS);
+            ServerFixture.awaitIdle(fixture);
+        }
+    }
+
+    /** The same on 2 local workers, 4 clients for {@value #DISTRIBUTED_SECONDS} s: afterwards the workers hold no task and no memory either. */
+    @Test
+    void clientsOfADistributedServerLeaveNoTaskOnTheWorkers() throws Exception {
+        try (ServerFixture fixture = ServerFixture.tpch(0.01, builder -> builder.admission(new AdmissionSettings(4, 64, Duration.ofMinutes(2), 256L << 20)),
+                1L << 30, session -> session.localWorkers(2, 512L << 20))) {
+            runClients(fixture, 4, DISTRIBUTED_SECONDS);
+            ServerFixture.awaitIdle(fixture);
+            LocalCluster cluster = fixture.session().localCluster().orElseThrow();
+            ServerFixture.await(() -> "the workers to let go of every task: " + cluster.activeTasks() + " tasks", () -> cluster.activeTasks() == 0
+                    && cluster.workers().stream().allMatch(worker -> worker.poolUsedBytes() == 0 && worker.allocatedBytes() == 0));
+        }
+    }
+
+    private static void runClients(ServerFixture fixture, int clientCount, int seconds) throws Exception {
         Map<Integer, AnswerFile> answers = new ConcurrentHashMap<>();
         List<Integer> queries = TpchQueries.NUMBERS.stream().filter(q -> !TpchQueries.isScript(q)).toList();
         queries.forEach(q -> answers.put(q, AnswerFile.parse(TpchQueries.answer(q))));
-        try (ServerFixture fixture = ServerFixture.tpch(0.01, builder -> builder.admission(new AdmissionSettings(4, 64, Duration.ofMinutes(2), 256L << 20)))) {
-            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS + 1, runnable -> new Thread(runnable, "jdbc-client"));
+        {
+            ExecutorService clients = Executors.newFixedThreadPool(clientCount + 1, runnable -> new Thread(runnable, "jdbc-client"));
             AtomicInteger ran = new AtomicInteger();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             try {
                 List<Future<?>> running = new ArrayList<>();
-                for (int c = 0; c < CLIENTS; c++) {
+                for (int c = 0; c < clientCount; c++) {
                     int client = c;
                     running.add(clients.submit(() -> {
                         try (Connection connection = fixture.connect()) {
@@ -71,13 +93,12 @@ class ServerConcurrencyTest {
                     return null;
                 }));
                 for (Future<?> future : running) {
-                    future.get(SECONDS + 240, TimeUnit.SECONDS);
+                    future.get(seconds + 240, TimeUnit.SECONDS);
                 }
             } finally {
                 clients.shutdownNow();
             }
-            assertThat(ran.get()).isGreaterThanOrEqualTo(CLIENTS);
-            ServerFixture.awaitIdle(fixture);
+            assertThat(ran.get()).isGreaterThanOrEqualTo(clientCount);
         }
     }
 

@@ -45,11 +45,24 @@ final class ServerFixture implements AutoCloseable {
 
     /** With the server configured by {@code server} and a pool of {@code memoryLimit} bytes. */
     static ServerFixture tpch(double scaleFactor, Consumer<QuiverServer.Builder> server, long memoryLimit) {
+        return tpch(scaleFactor, server, memoryLimit, session -> {});
+    }
+
+    /** With the session further configured by {@code session} (e.g. local workers). */
+    static ServerFixture tpch(double scaleFactor, Consumer<QuiverServer.Builder> server, long memoryLimit, Consumer<QuerySession.Builder> sessionSetup) {
         TpchCatalog catalog = TpchCatalog.cached(scaleFactor, 512L << 20);
-        QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).memoryLimit(memoryLimit).build();
+        QuerySession.Builder sessionBuilder = QuerySession.builder().catalog(catalog).targetPartitions(2).memoryLimit(memoryLimit);
+        sessionSetup.accept(sessionBuilder);
+        QuerySession session = sessionBuilder.build();
         QuiverServer.Builder builder = QuiverServer.builder(session);
         server.accept(builder);
-        return new ServerFixture(catalog, session, builder.start());
+        try {
+            return new ServerFixture(catalog, session, builder.start());
+        } catch (RuntimeException e) {
+            session.close();
+            catalog.close();
+            throw e;
+        }
     }
 
     QuiverServer server() {
