@@ -58,6 +58,8 @@ import org.apache.arrow.memory.BufferAllocator;
  */
 final class WorkerTask implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WorkerTask.class.getName());
+    /** How long freeing a task waits for its senders to stop; they stop within one back-pressure wait once cancelled. */
+    private static final long SENDERS_GRACE_NANOS = 30_000_000_000L;
 
     private final TaskRequest request;
     private final WorkerAddress worker;
@@ -292,14 +294,27 @@ final class WorkerTask implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits, holding {@link #lock}, until no data request or sampler uses the task. The task's context
+     * is cancelled first, so each of them stops within one back-pressure wait. An interrupt does not cut
+     * the wait short (the caller frees the task's buffers next, which a running sender still holds);
+     * it is kept for the caller to see.
+     */
     private void awaitSenders() {
-        while (activeSenders > 0) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + SENDERS_GRACE_NANOS;
+        while (activeSenders > 0 && System.nanoTime() < deadline) {
             try {
                 lock.wait(100);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                interrupted = true;
             }
+        }
+        if (activeSenders > 0) {
+            LOG.log(System.Logger.Level.ERROR, "task " + id() + " still has " + activeSenders + " senders after " + SENDERS_GRACE_NANOS / 1_000_000_000 + " s");
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -311,6 +326,9 @@ final class WorkerTask implements AutoCloseable {
                 return;
             }
             closed = true;
+            // a worker shutting down may close a task whose end of query is still waiting for its senders
+            context.cancel("task " + id() + " is closing");
+            awaitSenders();
         }
         try {
             if (broadcast != null) {
