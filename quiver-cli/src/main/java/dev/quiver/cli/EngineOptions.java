@@ -72,6 +72,10 @@ final class EngineOptions {
                     + "derived from it, and workers started with it refuse calls without it.")
     private Path clusterSecretFile;
 
+    @Option(names = "--worker-tls-trust", paramLabel = "FILE",
+            description = "Connect to --workers with TLS, trusting the PEM certificate(s) in FILE (the workers', or their CA's).")
+    private Path workerTlsTrust;
+
     long memoryLimit() {
         return memoryLimit;
     }
@@ -116,6 +120,9 @@ final class EngineOptions {
         }
         if (clusterSecretFile != null) {
             builder.clusterSecret(ClusterSecrets.read(clusterSecretFile));
+        }
+        if (workerTlsTrust != null) {
+            builder.workerTlsTrust(workerTlsTrust);
         }
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);

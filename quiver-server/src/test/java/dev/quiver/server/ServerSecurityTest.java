@@ -3,6 +3,14 @@ package dev.quiver.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.distributed.protocol.ClusterSecret;
+import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.session.QuerySession;
+import dev.quiver.session.tpch.AnswerFile;
+import dev.quiver.session.tpch.ResultComparator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +18,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Authentication (a users file, a static token) and TLS, through the Flight SQL JDBC driver. */
+/** Authentication (a users file, a static token) and TLS (the server's port and the workers'), through the Flight SQL JDBC driver. */
 class ServerSecurityTest {
     private static final String PLAIN = "useEncryption=false";
     private static final String TOKEN = "0123456789abcdef0123456789abcdef";
@@ -90,6 +99,25 @@ class ServerSecurityTest {
                     count(untrusting, "select count(*) from nation");
                 }
             }).isInstanceOf(SQLException.class);
+        }
+    }
+
+    /** Workers serving TLS with the cluster secret, their coordinator a server whose clients use TLS too: q1 equal to its answer file. */
+    @Test
+    void workersServeTlsAndATrustlessCoordinatorIsRefused() throws Exception {
+        TlsFiles tls = TestCertificates.selfSigned(directory);
+        ClusterSecret secret = ClusterSecret.of("the secret of this test's cluster");
+        try (ServerFixture fixture = ServerFixture.tpch(0.01, builder -> builder.tls(tls), 1L << 30, session -> session.localWorkers(2, 256L << 20)
+                .localWorkerTls(tls.certificate(), tls.privateKey(), tls.certificate()).clusterSecret(secret)
+                .set("distributed.bytes_per_partition_for_scans", "256KiB"));
+                Connection connection = fixture.connect("useEncryption=true&tlsRootCerts=" + tls.certificate().toAbsolutePath(), new Properties())) {
+            JdbcResults q1 = JdbcTpchTest.run(connection, TpchQueries.query(1));
+            ResultComparator.assertMatches("q1", q1.schema(), q1.rows(), AnswerFile.parse(TpchQueries.answer(1)).rows());
+            List<WorkerAddress> workers = fixture.session().workers();
+            try (TpchCatalog catalog = new TpchCatalog(0.01);
+                    QuerySession plain = QuerySession.builder().catalog(catalog).workers(workers).clusterSecret(secret).build()) {
+                assertThatThrownBy(() -> plain.executeScript("select n_regionkey, count(*) from nation group by 1")).isInstanceOf(QuiverException.class);
+            }
         }
     }
 

@@ -17,6 +17,7 @@ import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.protocol.ClusterSecret;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.config.EngineSettings;
@@ -657,7 +658,7 @@ public final class QuerySession implements AutoCloseable {
         private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
         private Optional<Path> catalogDirectory = Optional.empty();
-        private Optional<ClusterSecret> clusterSecret = Optional.empty();
+        private ClusterSecurity clusterSecurity = ClusterSecurity.NONE;
 
         private Builder() {}
 
@@ -666,13 +667,24 @@ public final class QuerySession implements AutoCloseable {
          * with it refuse calls without it (local workers are started with it). See docs/server.md.
          */
         public Builder clusterSecret(ClusterSecret secret) {
-            this.clusterSecret = Optional.of(requireNonNull(secret, "secret is null"));
+            this.clusterSecurity = clusterSecurity.withSecret(requireNonNull(secret, "secret is null"));
+            return this;
+        }
+
+        /** Connects to the workers with TLS, trusting the PEM certificates in {@code trusted} (theirs, or their CA's). */
+        public Builder workerTlsTrust(Path trusted) {
+            this.clusterSecurity = clusterSecurity.trusting(requireNonNull(trusted, "trusted is null"));
+            return this;
+        }
+
+        /** Local workers serve TLS with {@code certificate} and {@code privateKey} (PEM), and every call to them trusts {@code trusted}. */
+        public Builder localWorkerTls(Path certificate, Path privateKey, Path trusted) {
+            this.clusterSecurity = clusterSecurity.withTls(certificate, privateKey, trusted);
             return this;
         }
 
         private ClusterSetup.Spec clusterSpec() {
-            ClusterSetup.Spec spec = cluster.orElseThrow();
-            return clusterSecret.map(spec::withSecret).orElse(spec);
+            return cluster.orElseThrow().with(clusterSecurity);
         }
 
         public Builder catalog(Catalog catalog) {
@@ -726,7 +738,7 @@ public final class QuerySession implements AutoCloseable {
             if (copy.isEmpty()) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "workers(...) needs at least one worker address");
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE, Optional.empty()));
+            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE, ClusterSecurity.NONE));
             return this;
         }
 
@@ -740,7 +752,7 @@ public final class QuerySession implements AutoCloseable {
             if (count < 1) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker, Optional.empty()));
+            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker, ClusterSecurity.NONE));
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.protocol.ClusterSecret;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.error.ErrorCode;
@@ -42,7 +43,7 @@ class ClusterSecretTest {
     @Test
     void aWorkerWithASecretRefusesCoordinatorsWithoutIt() {
         try (TpchCatalog catalog = new TpchCatalog(0.01);
-                WorkerServer worker = WorkerServer.builder().version(QuiverVersion.CURRENT).clusterSecret(Optional.of(SECRET))
+                WorkerServer worker = WorkerServer.builder().version(QuiverVersion.CURRENT).security(ClusterSecurity.NONE.withSecret(SECRET))
                         .codec(SqlPlanCodec.builder().tpchCatalogs(sf -> catalog).build()).start()) {
             for (Optional<ClusterSecret> coordinatorSecret : List.of(Optional.<ClusterSecret>empty(), Optional.of(OTHER))) {
                 QuerySession.Builder builder = QuerySession.builder().catalog(catalog).workers(List.of(worker.address()));
