@@ -3,29 +3,26 @@ package dev.quiver.cli;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.cli.format.OutputFormat;
-import dev.quiver.cli.format.ResultTable;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import dev.quiver.engine.types.QuiverTypes;
-import dev.quiver.session.QuerySession;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import java.util.function.IntSupplier;
+import java.util.regex.Pattern;
 
 /**
  * The shell's own commands, which are not SQL: a line starting with {@code .} or {@code \}, as in
- * DuckDB's and psql's shells. They read the session (tables, views, columns) and change the shell's
- * {@link ShellState}; {@code .read} runs a file's statements through the shell.
+ * DuckDB's and psql's shells. The listings are the catalog statements any client can run
+ * ({@code .tables} is {@code SHOW TABLES}, {@code .schema t} is {@code DESCRIBE t}, {@code .schema}
+ * reads {@code information_schema.columns}); the others change the shell's {@link ShellState}, and
+ * {@code .read} runs a file's statements through the shell.
  */
 final class MetaCommands {
     /** Every command, for completion and {@code .help}. */
@@ -34,8 +31,8 @@ final class MetaCommands {
 
     static final String HELP = String.join("\n",
             "SQL statements end with ';' and may span lines. Ctrl-C cancels a running query (or clears the line), Ctrl-D quits.",
-            ".tables, \\d          list the tables and views",
-            ".schema [NAME], \\d NAME   the columns of a table or view (all of them without NAME)",
+            ".tables, \\d          list the tables and views (SHOW TABLES)",
+            ".schema [NAME], \\d NAME   the columns of a table or view (DESCRIBE NAME; all of them without NAME)",
             ".mode [table|csv|json|markdown|line]   the output format (shows it without an argument)",
             ".maxrows [N]         rows a table shows, the first and the last ones (0: all; default 40)",
             ".timer on|off        print each statement's time",
@@ -44,27 +41,32 @@ final class MetaCommands {
             ".quit, .exit, \\q    leave the shell (Ctrl-D too)",
             "");
 
+    /** The statement {@code .schema} alone runs: every column of every table and view. */
+    static final String ALL_COLUMNS = "SELECT table_name, column_name, data_type AS column_type, is_nullable AS \"null\" "
+            + "FROM information_schema.columns ORDER BY table_name, ordinal_position";
+    /** A table or view name as SQL writes it: plain or double-quoted, optionally schema-qualified. */
+    private static final Pattern TABLE_NAME = qualifiedName("(?:\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)");
+
     /** What the shell does after a command. */
     enum Outcome {
         CONTINUE,
         QUIT
     }
 
-    private final QuerySession session;
     private final ShellState state;
     private final PrintWriter out;
-    private final IntSupplier width;
+    private final Consumer<String> listing;
     private final Consumer<String> scriptRunner;
 
     /**
-     * Commands on {@code session} changing {@code state}, printing on {@code out} (a terminal
-     * {@code width} characters wide); {@code scriptRunner} runs the text of a {@code .read} file.
+     * Commands changing {@code state} and printing on {@code out}; {@code listing} runs one catalog
+     * statement and prints every row of its result, {@code scriptRunner} runs the text of a
+     * {@code .read} file.
      */
-    MetaCommands(QuerySession session, ShellState state, PrintWriter out, IntSupplier width, Consumer<String> scriptRunner) {
-        this.session = requireNonNull(session, "session is null");
+    MetaCommands(ShellState state, PrintWriter out, Consumer<String> listing, Consumer<String> scriptRunner) {
         this.state = requireNonNull(state, "state is null");
         this.out = requireNonNull(out, "out is null");
-        this.width = requireNonNull(width, "width is null");
+        this.listing = requireNonNull(listing, "listing is null");
         this.scriptRunner = requireNonNull(scriptRunner, "scriptRunner is null");
     }
 
@@ -86,15 +88,9 @@ final class MetaCommands {
                 return Outcome.QUIT;
             }
             case ".help", "\\?" -> out.print(HELP);
-            case ".tables", "\\dt" -> tables();
-            case "\\d" -> {
-                if (argument.isEmpty()) {
-                    tables();
-                } else {
-                    schema(argument);
-                }
-            }
-            case ".schema" -> schema(argument);
+            case ".tables", "\\dt" -> listing.accept("SHOW TABLES");
+            case "\\d" -> listing.accept(argument.isEmpty() ? "SHOW TABLES" : describe(command, argument));
+            case ".schema" -> listing.accept(argument.isEmpty() ? ALL_COLUMNS : describe(command, argument));
             case ".mode" -> mode(argument);
             case ".maxrows" -> maxRows(argument);
             case ".timer" -> timer(argument);
@@ -105,39 +101,17 @@ final class MetaCommands {
         return Outcome.CONTINUE;
     }
 
-    private void tables() {
-        List<List<Object>> rows = new ArrayList<>();
-        for (SchemaNames.Table table : SchemaNames.all(session)) {
-            rows.add(List.of(table.name(), table.kind()));
-        }
-        print(new ResultTable(List.of("name", "kind"), List.of(QuiverTypes.UTF8, QuiverTypes.UTF8), rows));
+    private static Pattern qualifiedName(String name) {
+        return Pattern.compile(name + "(?:\\s*\\.\\s*" + name + ")?");
     }
 
-    private void schema(String name) {
-        List<SchemaNames.Table> tables = name.isEmpty() ? SchemaNames.all(session) : List.of(SchemaNames.describe(session, name));
-        List<List<Object>> rows = new ArrayList<>();
-        for (SchemaNames.Table table : tables) {
-            for (SchemaNames.Column column : table.columns()) {
-                List<Object> row = new ArrayList<>();
-                if (name.isEmpty()) {
-                    row.add(table.name());
-                }
-                row.add(column.name());
-                row.add(QuiverTypes.sqlName(column.type()));
-                row.add(column.nullable() ? "YES" : "NO");
-                rows.add(row);
-            }
+    /** {@code DESCRIBE name}, for a name and nothing else (a trailing {@code ;} aside). */
+    private static String describe(String command, String argument) {
+        String name = argument.endsWith(";") ? argument.substring(0, argument.length() - 1).strip() : argument;
+        if (!TABLE_NAME.matcher(name).matches()) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, command + " takes the name of a table or view, not '" + argument + "'");
         }
-        List<String> names = new ArrayList<>(List.of("column_name", "column_type", "null"));
-        if (name.isEmpty()) {
-            names.add(0, "table_name");
-        }
-        print(new ResultTable(names, names.stream().map(n -> QuiverTypes.UTF8).toList(), rows));
-    }
-
-    private void print(ResultTable table) {
-        // every row: a listing is short, and cutting it would hide names
-        state.format().formatter(state.display(width.getAsInt()).withMaxRows(0).withTimer(false)).write(table, Duration.ZERO, out);
+        return "DESCRIBE " + name;
     }
 
     private void mode(String argument) {

@@ -77,7 +77,7 @@ final class Shell {
                 .terminal(terminal)
                 .appName("quiver")
                 .parser(new SqlLineParser())
-                .completer(new SqlCompleter(() -> SchemaNames.all(session)))
+                .completer(new SqlCompleter(() -> CatalogNames.of(session)))
                 .variable(LineReader.HISTORY_FILE, Path.of(System.getProperty("user.home"), HISTORY_FILE))
                 .variable(LineReader.HISTORY_FILE_SIZE, 10_000)
                 .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION_PROMPT)
@@ -90,7 +90,7 @@ final class Shell {
             StatementRunner runner = new StatementRunner(session, out, Optional.of(progress), explainOutput);
             // while a statement runs, Ctrl-C cancels it; while a line is read, the reader takes Ctrl-C itself
             terminal.handle(Terminal.Signal.INT, signal -> runner.cancelRunning());
-            MetaCommands commands = new MetaCommands(session, state, out, terminal::getWidth, script -> runScript(runner, script));
+            MetaCommands commands = new MetaCommands(state, out, statement -> runListing(runner, statement), script -> runScript(runner, script));
             out.println("Quiver " + version + ": end SQL statements with ';'; .help for the shell's commands, Ctrl-D to quit.");
             out.flush();
             while (true) {
@@ -132,6 +132,13 @@ final class Shell {
             printError(e);
             return MetaCommands.Outcome.CONTINUE;
         }
+    }
+
+    /** Runs a meta command's catalog statement ({@code SHOW TABLES}, {@code DESCRIBE t}), printing every row and no time. */
+    private void runListing(StatementRunner runner, String statement) {
+        // a listing is short, and cutting it would hide names
+        runner.run(ScriptStatement.split(statement).get(0), state.format(), state.display(terminal.getWidth()).withMaxRows(0).withTimer(false));
+        out.flush();
     }
 
     /** Runs the statements of {@code script} one by one, printing each result; the first failure is printed and ends the script. */

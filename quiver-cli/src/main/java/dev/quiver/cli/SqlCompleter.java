@@ -17,7 +17,8 @@ import org.jline.reader.ParsedLine;
 /**
  * Tab completion in the shell: SQL keywords (in the case the word is typed in), function names,
  * the session's tables and views and their columns, and meta commands at the start of a line.
- * Names are read from the session on every completion, so a view made a moment ago completes.
+ * Names are read from the session's {@code information_schema} ({@link CatalogNames}) on every
+ * completion, so a view made a moment ago completes.
  */
 final class SqlCompleter implements Completer {
     /** The keywords of the statements Quiver runs; the SQL reference (docs/sql.md) has them all. */
@@ -36,12 +37,12 @@ final class SqlCompleter implements Completer {
             "max", "median", "min", "mode", "ntile", "percent_rank", "rank", "row_number", "stddev", "stddev_pop",
             "stddev_samp", "string_agg", "sum", "var_pop", "var_samp", "variance");
 
-    private final Supplier<List<SchemaNames.Table>> tables;
+    private final Supplier<CatalogNames> names;
     private final Set<String> functions = new TreeSet<>();
 
-    /** Completes the tables (with their columns) that {@code tables} lists at the time of the completion. */
-    SqlCompleter(Supplier<List<SchemaNames.Table>> tables) {
-        this.tables = requireNonNull(tables, "tables is null");
+    /** Completes the tables, views and columns that {@code names} gives at the time of the completion. */
+    SqlCompleter(Supplier<CatalogNames> names) {
+        this.names = requireNonNull(names, "names is null");
         functions.addAll(AGGREGATES);
         for (ScalarFunction function : FunctionRegistry.builtins().functions()) {
             functions.add(function.name().toLowerCase(Locale.ROOT));
@@ -62,12 +63,9 @@ final class SqlCompleter implements Completer {
             candidates.add(candidate(upper ? keyword : keyword.toLowerCase(Locale.ROOT), "keyword"));
         }
         functions.forEach(name -> candidates.add(candidate(name, "function")));
-        Set<String> columns = new TreeSet<>();
-        for (SchemaNames.Table table : tables.get()) {
-            candidates.add(candidate(table.name(), table.kind()));
-            columns.addAll(table.columnNames());
-        }
-        columns.forEach(column -> candidates.add(candidate(column, "column")));
+        CatalogNames catalog = names.get();
+        catalog.tables().forEach((table, kind) -> candidates.add(candidate(table, kind)));
+        catalog.columns().forEach(column -> candidates.add(candidate(column, "column")));
     }
 
     private static Candidate candidate(String value, String group) {

@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.quiver.session.JavaCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,7 +46,7 @@ final class PtyShell implements AutoCloseable {
 
     /** Starts {@code quiver <args>} on a pty of 100 columns, with {@code home} as its home directory (for the history file). */
     static PtyShell start(Path home, String... args) throws IOException {
-        List<String> java = CliProcess.javaCommand(List.of("-Duser.home=" + home), args);
+        List<String> java = JavaCommand.of(List.of("-Duser.home=" + home), QuiverCli.class, args);
         StringBuilder command = new StringBuilder("stty cols 100 rows 40; exec");
         for (String word : java) {
             command.append(" '").append(word.replace("'", "'\\''")).append('\'');

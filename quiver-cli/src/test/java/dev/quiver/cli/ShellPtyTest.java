@@ -57,11 +57,35 @@ class ShellPtyTest {
             shell.expect("\n +5\n\\(1 row");
             shell.expectPrompt();
 
+            // Tab completes a column, of a view made in this session too
+            shell.type("create view eu as select r_regionkey as eu_key from region where r_name = 'EUROPE';\r");
+            shell.expect("OK");
+            shell.expectPrompt();
+            shell.type("select eu_k\t");
+            shell.expect("select eu_key");
+            shell.type(" from eu;\r");
+            shell.expect("\n +3\n\\(1 row");
+            shell.expectPrompt();
+
+            // the listings are SHOW TABLES and DESCRIBE, every row, without the time
             shell.type(".tables\r");
-            assertThat(shell.expect("\\(8 rows\\)")).contains(" lineitem | table\n").contains(" region   | table\n");
+            assertThat(shell.expect("\\(9 rows\\)\n")).contains(" name\n").contains(" eu\n").contains(" lineitem\n").contains(" region\n");
             shell.expectPrompt();
             shell.type("\\d region\r");
-            assertThat(shell.expect("\\(3 rows\\)")).contains(" r_regionkey | BIGINT      | NO\n");
+            assertThat(shell.expect("\\(3 rows\\)\n")).contains(" r_regionkey | BIGINT      | NO   |").contains(" column_name | column_type | null |");
+            shell.expectPrompt();
+            shell.type(".schema eu\r");
+            assertThat(shell.expect("\\(1 row\\)\n")).contains(" eu_key      | BIGINT      |");
+            shell.expectPrompt();
+            shell.type(".schema\r");
+            assertThat(shell.expect("\\(\\d+ rows\\)\n")).containsPattern(" region +\\| r_regionkey +\\| BIGINT +\\| NO\n")
+                    .containsPattern(" eu +\\| eu_key +\\| BIGINT ");
+            shell.expectPrompt();
+            shell.type(".schema nosuch\r");
+            shell.expect("Error: TABLE_NOT_FOUND: ");
+            shell.expectPrompt();
+            shell.type(".schema region; drop view eu\r");
+            shell.expect("Error: INVALID_ARGUMENT: .schema takes the name of a table or view");
             shell.expectPrompt();
 
             shell.type(".maxrows 4\r");
@@ -77,6 +101,10 @@ class ShellPtyTest {
             shell.expectPrompt();
             shell.type(".read " + script + "\r");
             assertThat(shell.expect("regions\n5\n")).contains("origin\nfrom a file\n");
+            shell.expectPrompt();
+
+            shell.type(".help\r");
+            shell.expect(Pattern.quote(".tables, \\d          list the tables and views (SHOW TABLES)"));
             shell.expectPrompt();
 
             shell.type(".mode nonsense\r");

@@ -3,13 +3,13 @@ package dev.quiver.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
+import dev.quiver.session.JavaCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class WorkerCommandTest {
     @Test
     void servesQueriesAndStopsOnSigterm() throws Exception {
         Path log = Files.createTempFile("quiver-worker-", ".log");
-        Process process = new ProcessBuilder(CliProcess.javaCommand(List.of(), "worker", "--port", "0", "--memory-limit", "256MiB"))
+        Process process = new ProcessBuilder(JavaCommand.of(QuiverCli.class, "worker", "--port", "0", "--memory-limit", "256MiB"))
                 .redirectError(log.toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String banner = out.readLine();

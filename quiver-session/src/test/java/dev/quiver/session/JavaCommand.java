@@ -6,12 +6,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The command line of a JVM like this test's, for tests that need a second process: the same java, class path and the JVM flags Arrow and Flight need. */
+/**
+ * The command line of a JVM like this test's, for tests that need a second process (a worker, the
+ * CLI, a lock holder): the same java, class path and the JVM flags Arrow and Flight need.
+ */
 public final class JavaCommand {
     private JavaCommand() {}
 
     /** {@code java [flags] -Xmx768m -cp <test class path> mainClass args...}. */
     public static List<String> of(Class<?> mainClass, String... args) {
+        return of(List.of(), mainClass, args);
+    }
+
+    /** {@code java [flags] -Xmx768m jvmOptions... -cp <test class path> mainClass args...}, e.g. with {@code -Duser.home=DIR}. */
+    public static List<String> of(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -22,6 +30,7 @@ public final class JavaCommand {
         }
         command.add("-Xmx768m");
         command.add("-XX:MaxDirectMemorySize=768m");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")).replace(File.pathSeparator + File.pathSeparator, File.pathSeparator));
         command.add(mainClass.getName());
