@@ -3,12 +3,12 @@ package dev.quiver.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
+import dev.quiver.session.JavaCommand;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ class ServerCommandTest {
     @Test
     void servesTheThinClientAndStopsOnSigterm() throws Exception {
         Path log = Files.createTempFile("quiver-server-", ".log");
-        Process process = new ProcessBuilder(CliProcess.javaCommand(List.of(), "server", "--port", "0", "--tpch", "0.01", "--memory-limit", "256MiB"))
+        Process process = new ProcessBuilder(JavaCommand.of(QuiverCli.class, "server", "--port", "0", "--tpch", "0.01", "--memory-limit", "256MiB"))
                 .redirectError(log.toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String banner = out.readLine();
@@ -62,7 +62,7 @@ class ServerCommandTest {
         assertThat(passwd.exitCode()).as(passwd.err()).isZero();
         assertThat(Files.readString(users)).startsWith("alice:pbkdf2-sha256:").doesNotContain("open sesame");
         Path log = directory.resolve("server.log");
-        Process process = new ProcessBuilder(CliProcess.javaCommand(List.of(), "server", "--port", "0", "--users", users.toString()))
+        Process process = new ProcessBuilder(JavaCommand.of(QuiverCli.class, "server", "--port", "0", "--users", users.toString()))
                 .redirectError(log.toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String banner = out.readLine();
