@@ -67,6 +67,15 @@ final class EngineOptions {
                     + "--stage-handler dev.quiver.distributed.handler.AggregateMemorySizingHandler.")
     private List<String> stageHandlers = new ArrayList<>();
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "The cluster's shared secret (the file's text, 16 characters or more): every call to the workers carries a token "
+                    + "derived from it, and workers started with it refuse calls without it.")
+    private Path clusterSecretFile;
+
+    @Option(names = "--worker-tls-trust", paramLabel = "FILE",
+            description = "Connect to --workers with TLS, trusting the PEM certificate(s) in FILE (the workers', or their CA's).")
+    private Path workerTlsTrust;
+
     long memoryLimit() {
         return memoryLimit;
     }
@@ -108,6 +117,12 @@ final class EngineOptions {
         }
         if (catalogDirectory != null) {
             builder.catalogDirectory(catalogDirectory);
+        }
+        if (clusterSecretFile != null) {
+            builder.clusterSecret(ClusterSecrets.read(clusterSecretFile));
+        }
+        if (workerTlsTrust != null) {
+            builder.workerTlsTrust(workerTlsTrust);
         }
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);

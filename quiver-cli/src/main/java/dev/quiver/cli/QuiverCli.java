@@ -61,6 +61,8 @@ public final class QuiverCli implements Callable<Integer> {
         commands.put("bench", BenchCommand::new);
         commands.put("tpch-gen", TpchGenCommand::new);
         commands.put("worker", WorkerCommand::new);
+        commands.put("server", ServerCommand::new);
+        commands.put("passwd", PasswdCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);
         return Collections.unmodifiableMap(commands);
     }

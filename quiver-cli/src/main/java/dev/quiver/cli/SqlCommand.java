@@ -2,6 +2,7 @@ package dev.quiver.cli;
 
 import dev.quiver.cli.format.Display;
 import dev.quiver.cli.format.OutputFormat;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.files.FileTables;
@@ -108,10 +109,23 @@ final class SqlCommand implements Callable<Integer> {
                     + "the other formats print every row.")
     private int maxRows;
 
+    @Option(names = "--server", paramLabel = "HOST:PORT",
+            description = "Run the SQL on a Quiver server (quiver server) instead of in this process; see docs/server.md.")
+    private String server;
+
+    @Mixin
+    private ServerClientOptions serverClient;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         if (maxRows < 0) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--maxrows': " + maxRows + " (0 shows every row)");
+        }
+        if (server != null) {
+            try (RemoteSql remote = new RemoteSql(WorkerAddress.parse(server), serverClient, spec.commandLine().getOut())) {
+                remote.runScript(readSql(), format, new Display(maxRows, 0, true));
+            }
+            return 0;
         }
         Catalog catalog = catalog();
         if (isInteractive()) {

@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.worker.WorkerServer;
 import dev.quiver.engine.memory.ByteSize;
@@ -7,6 +8,7 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.session.SqlPlanCodec;
 import dev.quiver.session.spi.QuiverPlugins;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +54,34 @@ final class WorkerCommand implements Callable<Integer> {
             description = "Cores to report to coordinators (default: the number of cores).")
     private Integer cores;
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "Refuse every call that does not carry the token of the cluster secret in FILE (give coordinators the same file).")
+    private Path clusterSecretFile;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve TLS with this PEM certificate; needs --tls-key and --tls-trust.")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "The PEM private key (PKCS#8) of --tls-cert.")
+    private Path tlsKey;
+
+    @Option(names = "--tls-trust", paramLabel = "FILE",
+            description = "The PEM certificate(s) this worker trusts when it reads other workers' data (theirs, or their CA's).")
+    private Path tlsTrust;
+
+    private ClusterSecurity security() {
+        ClusterSecurity security = ClusterSecurity.NONE;
+        if (clusterSecretFile != null) {
+            security = security.withSecret(ClusterSecrets.read(clusterSecretFile));
+        }
+        if (tlsCert != null || tlsKey != null || tlsTrust != null) {
+            if (tlsCert == null || tlsKey == null || tlsTrust == null) {
+                throw new ParameterException(spec.commandLine(), "A worker's TLS needs --tls-cert, --tls-key and --tls-trust (the cluster's certificates)");
+            }
+            security = security.withTls(tlsCert, tlsKey, tlsTrust);
+        }
+        return security;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -70,6 +100,7 @@ final class WorkerCommand implements Callable<Integer> {
                 .memoryLimit(memoryLimit)
                 .cores(reportedCores)
                 .version(QuiverVersion.CURRENT)
+                .security(security())
                 // the codecs of the plugins on the class path, so that it decodes what their coordinators send
                 .codec(SqlPlanCodec.builder(QuiverPlugins.load(WorkerCommand.class.getClassLoader()))
                         .tpchCatalogs(sf -> tpchCatalogs.computeIfAbsent(sf, TpchCatalog::new)).build())

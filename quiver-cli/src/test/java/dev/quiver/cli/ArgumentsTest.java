@@ -88,8 +88,8 @@ class ArgumentsTest {
         java.io.InputStream none = java.io.InputStream.nullInputStream();
         assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"sql", "select 1"}).getSubcommands()).containsOnlyKeys("sql");
         assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"sqll"}).getSubcommands())
-                .containsOnlyKeys("sql", "demo", "bench", "tpch-gen", "worker", "help");
+                .containsOnlyKeys("sql", "demo", "bench", "tpch-gen", "worker", "server", "passwd", "help");
         assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[] {"help", "sql"}).getSubcommands()).containsKey("demo");
-        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[0]).getSubcommands()).hasSize(6);
+        assertThat(QuiverCli.commandLineFor(none, sink, sink, new String[0]).getSubcommands()).hasSize(8);
     }
 }

@@ -83,6 +83,6 @@ class BenchCommandTest {
     void benchWithoutABenchmarkExits2() {
         Run run = CliRunner.run("bench");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("tpch", "window");
+        assertThat(run.err()).contains("tpch", "window", "server");
     }
 }

@@ -9,6 +9,7 @@ import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.CoordinatorConfig;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.QuiverVersion;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
@@ -27,10 +28,18 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /** Starts a session's distributed runtime: a local cluster if asked for, the Flight connections to the workers, the coordinator. */
 final class ClusterSetup {
-    /** Where the workers are: running ones at {@code addresses}, or {@code localWorkers} to start in this JVM. */
-    record Spec(List<WorkerAddress> addresses, int localWorkers, long memoryLimitPerWorker) {
+    /**
+     * Where the workers are: running ones at {@code addresses}, or {@code localWorkers} to start in
+     * this JVM; {@code security} protects every call to them (local workers are started with it).
+     */
+    record Spec(List<WorkerAddress> addresses, int localWorkers, long memoryLimitPerWorker, ClusterSecurity security) {
         Spec {
             addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
+            requireNonNull(security, "security is null");
+        }
+
+        Spec with(ClusterSecurity clusterSecurity) {
+            return new Spec(addresses, localWorkers, memoryLimitPerWorker, clusterSecurity);
         }
     }
 
@@ -44,12 +53,12 @@ final class ClusterSetup {
             Optional<LocalCluster> local = Optional.empty();
             List<WorkerAddress> addresses = spec.addresses();
             if (spec.localWorkers() > 0) {
-                LocalCluster cluster = LocalCluster.start(spec.localWorkers(), spec.memoryLimitPerWorker(), codec, QuiverVersion.CURRENT);
+                LocalCluster cluster = LocalCluster.start(spec.localWorkers(), spec.memoryLimitPerWorker(), codec, QuiverVersion.CURRENT, spec.security());
                 opened.add(cluster);
                 local = Optional.of(cluster);
                 addresses = cluster.addresses();
             }
-            WorkerConnections connections = new WorkerConnections("coordinator", root, executor, codec);
+            WorkerConnections connections = new WorkerConnections("coordinator", root, executor, codec, spec.security());
             opened.add(0, connections);
             List<WorkerClient> clients = addresses.stream().<WorkerClient>map(connections::workerClient).toList();
             Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(),

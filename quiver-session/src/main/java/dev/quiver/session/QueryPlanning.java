@@ -6,6 +6,7 @@ import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.physical.PhysicalPlanner;
 import dev.quiver.sql.physical.PhysicalPlannerOptions;
 import dev.quiver.sql.planner.LogicalPlan;
+import dev.quiver.sql.planner.QueryParameters;
 import dev.quiver.sql.planner.SqlPlanner;
 import java.util.Map;
 
@@ -17,6 +18,11 @@ final class QueryPlanning {
         LogicalPlan logical = new SqlPlanner(catalog, views, settings).plan(sql);
         PhysicalPlanner physical = new PhysicalPlanner(PhysicalPlannerOptions.from(settings));
         return physical.plan(logical.root(), logical.columnNames());
+    }
+
+    /** Validates a query with {@code ?} parameters: its columns and the parameters' types. */
+    static QueryParameters.Prepared prepare(Catalog catalog, Map<String, String> views, Settings settings, String sql) {
+        return new SqlPlanner(catalog, views, settings).prepare(sql);
     }
 
     /** Checks that {@code sql} is a valid view body (it plans against the catalog and the other views). */

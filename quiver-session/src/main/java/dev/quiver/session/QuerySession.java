@@ -16,6 +16,8 @@ import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.planner.StageEventDispatcher;
+import dev.quiver.distributed.protocol.ClusterSecret;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.engine.config.EngineSettings;
@@ -37,7 +39,6 @@ import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
-import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.session.spi.QuiverPlugin;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -98,6 +98,8 @@ public final class QuerySession implements AutoCloseable {
     private final MemoryTables memoryTables;
     private final Optional<CatalogPersistence> persistence;
     private final CatalogStatements catalogStatements;
+    /** The session's own settings and pool, which {@link #execute(String)} runs with. */
+    private final StatementScope ownScope = new OwnScope();
     private Settings settings;
     private MemoryPool pool;
     private final List<MemoryPool> retiredPools = new ArrayList<>();
@@ -115,7 +117,7 @@ public final class QuerySession implements AutoCloseable {
         this.executor = new QuiverExecutor("session");
         try {
             this.distributed = builder.cluster.isEmpty() ? Optional.empty()
-                    : Optional.of(ClusterSetup.start(builder.cluster.get(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
+                    : Optional.of(ClusterSetup.start(builder.clusterSpec(), catalog, allocator, executor, builder.listeners, builder.finalizationTimeout,
                             new StageEventDispatcher(builder.stageEventHandlers), extensions));
         } catch (RuntimeException e) {
             executor.close();
@@ -125,7 +127,7 @@ public final class QuerySession implements AutoCloseable {
         }
         this.memoryTables = new MemoryTables(allocator, this::memoryPool);
         this.views = new SessionViews(this.catalog, persistence);
-        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, persistence, new StatementSession());
+        this.catalogStatements = new CatalogStatements(this.catalog, memoryTables, persistence, new StatementSession(ownScope));
         try {
             persistence.ifPresent(p -> {
                 Map<String, String> kept = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -210,6 +212,16 @@ public final class QuerySession implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * A child of the session's allocator, for a caller that takes the batches of the session's
+     * queries into vectors of its own (a server loading results into its Flight stream: Arrow shares
+     * buffers only under one root). Close it before the session, whose close reports it otherwise.
+     */
+    public synchronized BufferAllocator newChildAllocator(String name) {
+        checkOpen();
+        return allocator.newChildAllocator(requireNonNull(name, "name is null"), 0, Long.MAX_VALUE);
+    }
+
     /** The views defined in this session, by name. */
     public Map<String, String> views() {
         return new LinkedHashMap<>(views.snapshot());
@@ -256,80 +268,118 @@ public final class QuerySession implements AutoCloseable {
 
     /** Starts one statement; the caller reads and closes the returned handle. */
     public QueryHandle execute(String sql) {
+        return execute(sql, ownScope);
+    }
+
+    /**
+     * A session of its own over this one, as a server gives each connection: its settings start as
+     * this session's and {@code SET} changes only them; tables, views and the catalog directory are
+     * this session's, shared. It needs no closing: it holds nothing but its settings.
+     */
+    public UserSession openUserSession() {
+        synchronized (this) {
+            checkOpen();
+        }
+        return new UserSession(this);
+    }
+
+    /** Starts one statement in {@code scope}. */
+    QueryHandle execute(String sql, StatementScope scope) {
         requireNonNull(sql, "sql is null");
         try {
-            return executeStatement(sql);
+            return executeStatement(sql, scope);
         } catch (RuntimeException e) {
             throw ErrorTranslatingBatchStream.translate(e, "The statement");
         }
     }
 
-    private QueryHandle executeStatement(String sql) {
+    /** What {@code sql} returns, without running it (see {@link StatementDescriber}). */
+    StatementDescription describe(String sql, StatementScope scope) {
+        requireNonNull(sql, "sql is null");
+        Statement statement;
+        try {
+            statement = StatementParser.parse(sql);
+        } catch (RuntimeException e) {
+            throw ErrorTranslatingBatchStream.translate(e, "The statement");
+        }
+        try {
+            Settings current = scope.settings();
+            StatementDescriber.Planning planning = StatementDescriber.planning(
+                    query -> planQuery(query, scope).schema(),
+                    query -> QueryPlanning.prepare(catalog, views.snapshot(), current, query));
+            return StatementDescriber.describe(statement, sql, planning, current.get(SessionSettings.EXPLAIN_FORMAT));
+        } catch (QuiverException e) {
+            throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
+        } catch (RuntimeException e) {
+            throw ErrorTranslatingBatchStream.translate(e, "The statement");
+        }
+    }
+
+    private QueryHandle executeStatement(String sql, StatementScope scope) {
         Statement statement = StatementParser.parse(sql);
         try {
-            return executeParsed(statement, sql);
+            return executeParsed(statement, sql, scope);
         } catch (QuiverException e) {
             throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
         }
     }
 
     /** @param sql the statement as written, which a catalog directory keeps for CREATE EXTERNAL TABLE */
-    private QueryHandle executeParsed(Statement statement, String sql) {
+    private QueryHandle executeParsed(Statement statement, String sql, StatementScope scope) {
         long start = System.nanoTime();
         if (statement instanceof Statement.Query query) {
-            ExecutionPlan plan = planQuery(query.sql());
+            ExecutionPlan plan = planQuery(query.sql(), scope);
             if (distributed.isEmpty()) {
-                return startQuery(plan, start);
+                return startQuery(plan, start, scope);
             }
             String queryId = nextDistributedQueryId();
-            return startDistributed(planDistributed(plan, queryId), queryId, start);
+            return startDistributed(planDistributed(plan, queryId, scope), queryId, start, scope);
         }
         if (statement instanceof Statement.Explain explain) {
-            return explain(explain, start);
+            return explain(explain, start, scope);
         }
         if (statement instanceof Statement.ShowSettings) {
-            return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(settings()), start);
+            return literalResult(SettingsResult.SCHEMA, SettingsResult.rows(scope.settings()), start, scope);
         }
         if (statement instanceof Statement.CatalogStatement catalogStatement) {
-            return catalogStatements.execute(catalogStatement, start);
+            return new CatalogStatements(catalog, memoryTables, persistence, new StatementSession(scope)).execute(catalogStatement, start);
         }
         if (statement instanceof Statement.Set set) {
-            applySetting(set.name(), set.value());
+            scope.set(set.name(), set.value());
         } else if (statement instanceof Statement.CreateView create) {
-            createView(create);
+            createView(create, scope);
         } else if (statement instanceof Statement.DropView drop) {
             dropView(drop);
         } else if (statement instanceof Statement.CreateExternalTable create) {
             catalogStatements.createExternalTable(create, sql);
         }
-        return literalResult(new Schema(List.of()), List.of(), start);
+        return literalResult(new Schema(List.of()), List.of(), start, scope);
     }
 
-    private QueryHandle explain(Statement.Explain explain, long start) {
-        ExecutionPlan plan = planQuery(explain.query());
-        SessionSettings.ExplainFormat format = explain.format().orElseGet(() -> settings().get(SessionSettings.EXPLAIN_FORMAT));
+    private QueryHandle explain(Statement.Explain explain, long start, StatementScope scope) {
+        ExecutionPlan plan = planQuery(explain.query(), scope);
+        SessionSettings.ExplainFormat format = explain.format().orElseGet(() -> scope.settings().get(SessionSettings.EXPLAIN_FORMAT));
         if (distributed.isPresent()) {
             String queryId = nextDistributedQueryId();
-            return explainDistributed(planDistributed(plan, queryId), queryId, explain.analyze(), format, start);
+            return explainDistributed(planDistributed(plan, queryId, scope), queryId, explain.analyze(), format, start, scope);
         }
         boolean dot = format == SessionSettings.ExplainFormat.DOT;
         if (!explain.analyze()) {
-            return explainResult(dot ? PlanDot.dot(plan) : PlanDisplay.indent(plan), format, start, plan);
+            return explainResult(dot ? PlanDot.dot(plan) : PlanDisplay.indent(plan), format, start, plan, scope);
         }
-        try (QueryHandle run = startQuery(plan, start)) {
+        try (QueryHandle run = startQuery(plan, start, scope)) {
             drain(run);
         }
-        return explainResult(dot ? PlanDot.dotWithMetrics(plan) : PlanDisplay.indentWithMetrics(plan), format, start, plan);
+        return explainResult(dot ? PlanDot.dotWithMetrics(plan) : PlanDisplay.indentWithMetrics(plan), format, start, plan, scope);
     }
 
     /** The one row of an EXPLAIN: the plan in {@code format}, which the column's metadata names ({@link QueryHandle#explainFormat()}). */
-    private QueryHandle explainResult(String shown, SessionSettings.ExplainFormat format, long start, ExecutionPlan plan) {
-        Schema schema = new Schema(List.of(new Field("plan",
-                new FieldType(false, QuiverTypes.UTF8, null, Map.of(QueryHandle.EXPLAIN_FORMAT_KEY, format.name())), List.of())));
-        return literalResult(schema, List.of(List.of(shown)), start, plan);
+    private QueryHandle explainResult(String shown, SessionSettings.ExplainFormat format, long start, ExecutionPlan plan, StatementScope scope) {
+        return literalResult(StatementDescriber.explainSchema(format), List.of(List.of(shown)), start, plan, scope);
     }
 
-    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, SessionSettings.ExplainFormat format, long start) {
+    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, SessionSettings.ExplainFormat format, long start,
+            StatementScope scope) {
         if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
@@ -338,20 +388,20 @@ public final class QuerySession implements AutoCloseable {
                 // a DOT comment keeps the graph valid for `dot`
                 shown = "// " + shown.substring(0, shown.indexOf('\n')) + "\n" + PlanDot.dot(plan.singleNodePlan());
             }
-            return explainResult(shown, format, start, plan.singleNodePlan());
+            return explainResult(shown, format, start, plan.singleNodePlan(), scope);
         }
         if (!analyze) {
             DistributedPlan stages = ((PlannedQuery.Static) plan).plan();
             String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(stages) : DistributedExplain.text(stages);
-            return explainResult(shown, format, start, plan.singleNodePlan());
+            return explainResult(shown, format, start, plan.singleNodePlan(), scope);
         }
         FinalPlan done;
-        try (QueryHandle run = startDistributed(plan, queryId, start)) {
+        try (QueryHandle run = startDistributed(plan, queryId, start, scope)) {
             drain(run);
             done = run.finalPlan().join();
         }
         String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(done) : DistributedExplain.text(done);
-        return explainResult(shown, format, start, plan.singleNodePlan());
+        return explainResult(shown, format, start, plan.singleNodePlan(), scope);
     }
 
     /** Runs the query to its end, dropping its rows, so that every node has recorded its metrics (EXPLAIN ANALYZE). */
@@ -364,8 +414,8 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId) {
-        return distributed.orElseThrow().plan(plan, settings(), queryId);
+    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId, StatementScope scope) {
+        return distributed.orElseThrow().plan(plan, scope.settings(), queryId);
     }
 
     private String nextDistributedQueryId() {
@@ -373,18 +423,20 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private QueryHandle startDistributed(PlannedQuery plan, String queryId, long start) {
-        return startDistributed(plan, queryId, start, Optional.empty());
+    private QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, StatementScope scope) {
+        return startDistributed(plan, queryId, start, Optional.empty(), scope);
     }
 
     /** With a {@code sink}, the handle writes the rows into it and returns their count. */
-    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink) {
+    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink,
+            StatementScope scope) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
+        Settings current = scope.settings();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings),
+        TaskContext context = new TaskContext(queryId, queryAllocator, scope.pool(), executor, ExecutionConfig.of(current),
                 runtime.coordinator().headServices());
-        DistributedQuery query = runtime.newQuery(queryId, plan, context, settings);
+        DistributedQuery query = runtime.newQuery(queryId, plan, context, current);
         ExecutionPlan root = plan.singleNodePlan();
         Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : root.schema();
         return new QueryHandle(queryId, columnNames(schema), schema, root, context, queryAllocator, output(ctx -> query.start(), sink), start,
@@ -401,47 +453,45 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** Runs {@code plan} (on the workers, if the session has them) into the sink {@code sink} makes. */
-    private QueryHandle startWrite(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
+    private QueryHandle startWrite(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start, StatementScope scope) {
         if (distributed.isEmpty()) {
-            return startQuery(plan, start, Optional.of(sink));
+            return startQuery(plan, start, Optional.of(sink), scope);
         }
         String queryId = nextDistributedQueryId();
-        return startDistributed(planDistributed(plan, queryId), queryId, start, Optional.of(sink));
+        return startDistributed(planDistributed(plan, queryId, scope), queryId, start, Optional.of(sink), scope);
     }
 
-    private ExecutionPlan planQuery(String sql) {
-        Settings current;
+    private ExecutionPlan planQuery(String sql, StatementScope scope) {
         synchronized (this) {
             checkOpen();
-            current = settings;
         }
-        return QueryPlanning.plan(catalog, views.snapshot(), current, sql);
+        return QueryPlanning.plan(catalog, views.snapshot(), scope.settings(), sql);
     }
 
-    private QueryHandle startQuery(ExecutionPlan plan, long start) {
-        return startQuery(plan, start, Optional.empty());
+    private QueryHandle startQuery(ExecutionPlan plan, long start, StatementScope scope) {
+        return startQuery(plan, start, Optional.empty(), scope);
     }
 
-    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start, Optional<Function<TaskContext, WriteSink>> sink) {
+    private synchronized QueryHandle startQuery(ExecutionPlan plan, long start, Optional<Function<TaskContext, WriteSink>> sink, StatementScope scope) {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
+        TaskContext context = new TaskContext(queryId, queryAllocator, scope.pool(), executor, ExecutionConfig.of(scope.settings()));
         Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : plan.schema();
         return new QueryHandle(queryId, columnNames(schema), schema, plan, context, queryAllocator,
                 output(ctx -> PlanExecutor.executeAll(plan, ctx), sink), start);
     }
 
-    private QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start) {
-        return literalResult(schema, rows, start, new ValuesExec(schema, rows));
+    private QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start, StatementScope scope) {
+        return literalResult(schema, rows, start, new ValuesExec(schema, rows), scope);
     }
 
     /** A handle whose rows are already known; {@code plan} is what {@link QueryHandle#plan()} shows. */
-    private synchronized QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start, ExecutionPlan plan) {
+    private synchronized QueryHandle literalResult(Schema schema, List<List<Object>> rows, long start, ExecutionPlan plan, StatementScope scope) {
         checkOpen();
         String queryId = "q" + queryIds.incrementAndGet();
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
-        TaskContext context = new TaskContext(queryId, queryAllocator, pool, executor, ExecutionConfig.of(settings));
+        TaskContext context = new TaskContext(queryId, queryAllocator, scope.pool(), executor, ExecutionConfig.of(scope.settings()));
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         return new QueryHandle(queryId, names, schema, plan, context, queryAllocator,
                 ctx -> new RowsBatchStream(schema, rows, ctx.allocator()), start);
@@ -462,8 +512,8 @@ public final class QuerySession implements AutoCloseable {
         settings = next;
     }
 
-    private void createView(Statement.CreateView create) {
-        Settings current = settings();
+    private void createView(Statement.CreateView create, StatementScope scope) {
+        Settings current = scope.settings();
         synchronized (this) {
             checkOpen();
         }
@@ -531,21 +581,45 @@ public final class QuerySession implements AutoCloseable {
         persistence.ifPresent(CatalogPersistence::close);
     }
 
-    /** What {@link CatalogStatements} uses of this session. */
+    /** The session's own settings ({@code SET} resizes the pool for {@code memory_limit}). */
+    private final class OwnScope implements StatementScope {
+        @Override
+        public Settings settings() {
+            return QuerySession.this.settings();
+        }
+
+        @Override
+        public void set(String name, String value) {
+            applySetting(name, value);
+        }
+
+        @Override
+        public MemoryPool pool() {
+            return memoryPool();
+        }
+    }
+
+    /** What {@link CatalogStatements} uses of this session, in one statement's scope. */
     private final class StatementSession implements CatalogStatements.Session {
+        private final StatementScope scope;
+
+        StatementSession(StatementScope scope) {
+            this.scope = scope;
+        }
+
         @Override
         public ExecutionPlan plan(String sql) {
-            return planQuery(sql);
+            return planQuery(sql, scope);
         }
 
         @Override
         public QueryHandle rows(Schema schema, List<List<Object>> rows, long start) {
-            return literalResult(schema, rows, start);
+            return literalResult(schema, rows, start, scope);
         }
 
         @Override
         public QueryHandle write(ExecutionPlan plan, Function<TaskContext, WriteSink> sink, long start) {
-            return startWrite(plan, sink, start);
+            return startWrite(plan, sink, start, scope);
         }
 
         @Override
@@ -584,8 +658,34 @@ public final class QuerySession implements AutoCloseable {
         private final List<ExprCodec<?>> exprCodecs = new ArrayList<>();
         private Duration finalizationTimeout = Duration.ofSeconds(60);
         private Optional<Path> catalogDirectory = Optional.empty();
+        private ClusterSecurity clusterSecurity = ClusterSecurity.NONE;
 
         private Builder() {}
+
+        /**
+         * The cluster's shared secret: every call to the workers carries its token, and workers started
+         * with it refuse calls without it (local workers are started with it). See docs/server.md.
+         */
+        public Builder clusterSecret(ClusterSecret secret) {
+            this.clusterSecurity = clusterSecurity.withSecret(requireNonNull(secret, "secret is null"));
+            return this;
+        }
+
+        /** Connects to the workers with TLS, trusting the PEM certificates in {@code trusted} (theirs, or their CA's). */
+        public Builder workerTlsTrust(Path trusted) {
+            this.clusterSecurity = clusterSecurity.trusting(requireNonNull(trusted, "trusted is null"));
+            return this;
+        }
+
+        /** Local workers serve TLS with {@code certificate} and {@code privateKey} (PEM), and every call to them trusts {@code trusted}. */
+        public Builder localWorkerTls(Path certificate, Path privateKey, Path trusted) {
+            this.clusterSecurity = clusterSecurity.withTls(certificate, privateKey, trusted);
+            return this;
+        }
+
+        private ClusterSetup.Spec clusterSpec() {
+            return cluster.orElseThrow().with(clusterSecurity);
+        }
 
         public Builder catalog(Catalog catalog) {
             this.catalog = requireNonNull(catalog, "catalog is null");
@@ -638,7 +738,7 @@ public final class QuerySession implements AutoCloseable {
             if (copy.isEmpty()) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "workers(...) needs at least one worker address");
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE));
+            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE, ClusterSecurity.NONE));
             return this;
         }
 
@@ -652,7 +752,7 @@ public final class QuerySession implements AutoCloseable {
             if (count < 1) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker));
+            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker, ClusterSecurity.NONE));
             return this;
         }
 

@@ -9,7 +9,12 @@ import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
+import dev.quiver.distributed.protocol.ClusterSecret;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightGrpcUtils;
 import org.apache.arrow.memory.BufferAllocator;
@@ -43,6 +49,7 @@ public final class WorkerConnections implements AutoCloseable {
     private final BufferAllocator allocator;
     private final QuiverExecutor executor;
     private final WireFormat wire;
+    private final ClusterSecurity security;
     private HeartbeatTicker heartbeats;
     private final Map<WorkerAddress, FlightClient> clients = new LinkedHashMap<>();
     /** One party per running control-stream reader, plus {@link #close()}'s own. */
@@ -56,6 +63,12 @@ public final class WorkerConnections implements AutoCloseable {
      * @param codec the plan codec tickets and task requests are written with
      */
     public WorkerConnections(String name, BufferAllocator parent, QuiverExecutor executor, PlanCodec codec) {
+        this(name, parent, executor, codec, ClusterSecurity.NONE);
+    }
+
+    /** @param security the cluster secret every call to a worker then carries, and the TLS trust it connects with */
+    public WorkerConnections(String name, BufferAllocator parent, QuiverExecutor executor, PlanCodec codec, ClusterSecurity security) {
+        this.security = requireNonNull(security, "security is null");
         this.name = requireNonNull(name, "name is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.wire = new WireFormat(requireNonNull(codec, "codec is null"));
@@ -137,8 +150,22 @@ public final class WorkerConnections implements AutoCloseable {
     }
 
     private FlightClient connect(WorkerAddress address) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress(address.host(), address.port())
-                .usePlaintext()
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(address.host(), address.port());
+        security.secret().ifPresent(cluster -> {
+            Metadata headers = new Metadata();
+            headers.put(Metadata.Key.of(ClusterSecret.HEADER, Metadata.ASCII_STRING_MARSHALLER), cluster.token());
+            builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+        });
+        if (security.trusted().isPresent()) {
+            try {
+                builder.useTransportSecurity().sslContext(GrpcSslContexts.forClient().trustManager(security.trusted().get().toFile()).build());
+            } catch (SSLException e) {
+                throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "Cannot use the trusted certificates " + security.trusted().get() + ": " + e.getMessage(), e);
+            }
+        } else {
+            builder.usePlaintext();
+        }
+        ManagedChannel channel = builder
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
                 .keepAliveTimeout(KEEPALIVE_SECONDS, TimeUnit.SECONDS)

@@ -3,6 +3,7 @@ package dev.quiver.distributed.worker;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
@@ -30,6 +31,11 @@ public final class LocalCluster implements AutoCloseable {
      * @param version the version the workers state; the coordinator must run the same
      */
     public static LocalCluster start(int count, long memoryLimitPerWorker, PlanCodec codec, String version) {
+        return start(count, memoryLimitPerWorker, codec, version, ClusterSecurity.NONE);
+    }
+
+    /** As {@link #start(int, long, PlanCodec, String)}, the workers protected by {@code security} (secret, TLS). */
+    public static LocalCluster start(int count, long memoryLimitPerWorker, PlanCodec codec, String version, ClusterSecurity security) {
         requireNonNull(codec, "codec is null");
         requireNonNull(version, "version is null");
         if (count < 1) {
@@ -39,7 +45,7 @@ public final class LocalCluster implements AutoCloseable {
         try {
             for (int i = 1; i <= count; i++) {
                 started.add(WorkerServer.builder().name("worker-" + i).host("127.0.0.1").port(0).memoryLimit(memoryLimitPerWorker)
-                        .codec(codec).version(version).start());
+                        .codec(codec).version(version).security(security).start());
             }
         } catch (RuntimeException e) {
             started.forEach(LocalCluster::closeQuietly);

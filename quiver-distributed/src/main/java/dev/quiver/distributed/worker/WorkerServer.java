@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
+import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.HeartbeatTicker;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.protocol.WorkerInfo;
@@ -67,20 +68,29 @@ public final class WorkerServer implements AutoCloseable {
         this.allocator = parent.newChildAllocator(name, 0, Long.MAX_VALUE);
         this.pool = new MemoryPool(builder.memoryLimit);
         this.executor = new QuiverExecutor(name);
-        this.connections = new WorkerConnections(name, allocator, executor, builder.codec);
+        this.connections = new WorkerConnections(name, allocator, executor, builder.codec, builder.security);
         this.heartbeats = new HeartbeatTicker(executor, "control-heartbeats");
         BufferAllocator flightAllocator = allocator.newChildAllocator("flight-server", 0, Long.MAX_VALUE);
         Consumer<NettyServerBuilder> keepalive = netty -> netty
                 .keepAliveTime(10, TimeUnit.SECONDS).keepAliveTimeout(10, TimeUnit.SECONDS)
                 .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true);
-        FlightServer server = FlightServer.builder(flightAllocator, Location.forGrpcInsecure(builder.host, builder.port), new WorkerProducer(this))
+        boolean tls = builder.security.certificate().isPresent();
+        FlightServer.Builder flightBuilder = FlightServer.builder(flightAllocator,
+                        tls ? Location.forGrpcTls(builder.host, builder.port) : Location.forGrpcInsecure(builder.host, builder.port), new WorkerProducer(this))
                 .executor(executor.asExecutorService())
-                .transportHint("grpc.builderConsumer", keepalive)
-                .build();
+                .transportHint("grpc.builderConsumer", keepalive);
+        builder.security.secret().ifPresent(secret -> flightBuilder.middleware(ClusterSecretCheck.KEY, new ClusterSecretCheck.Factory(secret, name)));
+        FlightServer server = null;
         try {
+            if (tls) {
+                flightBuilder.useTls(builder.security.certificate().get().toFile(), builder.security.privateKey().get().toFile());
+            }
+            server = flightBuilder.build();
             server.start();
         } catch (IOException | RuntimeException e) {
-            closeQuietly(server);
+            if (server != null) {
+                closeQuietly(server);
+            }
             heartbeats.close();
             connections.close();
             executor.close();
@@ -223,8 +233,19 @@ public final class WorkerServer implements AutoCloseable {
         private PlanCodec codec = PlanCodec.create();
         private BufferAllocator allocator;
         private Duration unknownTaskWait = Duration.ofSeconds(5);
+        private ClusterSecurity security = ClusterSecurity.NONE;
 
         private Builder() {}
+
+        /**
+         * The cluster's secret and TLS: with a secret the worker refuses every call without its token
+         * (UNAUTHENTICATED), with a certificate it serves TLS; its own calls to other workers carry the
+         * token and trust the cluster's certificates. See {@link ClusterSecurity}.
+         */
+        public Builder security(ClusterSecurity clusterSecurity) {
+            this.security = requireNonNull(clusterSecurity, "clusterSecurity is null");
+            return this;
+        }
 
         /** Names the worker's threads and allocator, e.g. {@code worker-2} in a local cluster. */
         public Builder name(String name) {

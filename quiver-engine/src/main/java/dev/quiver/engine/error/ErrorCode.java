@@ -27,6 +27,8 @@ public enum ErrorCode {
     TASK_COUNT_CONFLICT(14, USER_ERROR),
     /** An aggregate where SQL does not allow one: nested in another, in WHERE or GROUP BY, or a column neither grouped nor aggregated. */
     INVALID_AGGREGATION(15, USER_ERROR),
+    /** A server refused a call that brought no valid user and password or token. */
+    UNAUTHENTICATED(16, USER_ERROR),
 
     INTERNAL_ERROR(0, INTERNAL),
     PLAN_ERROR(1, INTERNAL),
@@ -34,6 +36,10 @@ public enum ErrorCode {
     EXCEEDED_MEMORY_LIMIT(0, RESOURCES),
     /** A recursive query (WITH RECURSIVE) still produced rows after its limit of iterations. */
     RECURSION_LIMIT_EXCEEDED(1, RESOURCES),
+    /** A server's admission queue is full: as many queries wait as it holds. */
+    QUERY_QUEUE_FULL(2, RESOURCES),
+    /** A query waited in a server's admission queue longer than its timeout. */
+    QUERY_QUEUE_TIMEOUT(3, RESOURCES),
 
     SOURCE_ERROR(0, EXTERNAL),
     WORKER_UNREACHABLE(1, EXTERNAL),

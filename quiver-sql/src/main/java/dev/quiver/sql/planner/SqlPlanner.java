@@ -138,6 +138,26 @@ public final class SqlPlanner {
                 .plan(WarmUpCatalog.QUERY);
     }
 
+    /**
+     * Validates a query with {@code ?} parameters (a prepared statement's): its columns and the types
+     * Calcite infers for its parameters, in order (see {@link QueryParameters}). It is planned once
+     * its values are bound ({@link QueryParameters#bind}).
+     *
+     * @throws QuiverException NOT_SUPPORTED when a parameter's type cannot be told from its context
+     */
+    public QueryParameters.Prepared prepare(String query) {
+        requireNonNull(query, "query is null");
+        Planner planner = Frameworks.getPlanner(config(Set.of()));
+        try {
+            SqlNode validated = SqlErrors.validate(planner, parse(planner, query, Set.of(), false));
+            RelRoot root = SqlErrors.convert(planner, validated);
+            return new QueryParameters.Prepared(TypeMapping.schema(root.validatedRowType),
+                    QueryParameters.types(root.rel, QueryParameters.markers(query).size()));
+        } finally {
+            planner.close();
+        }
+    }
+
     /** Validates a view's query and returns the names of its columns. */
     public List<String> viewColumns(String viewSql) {
         requireNonNull(viewSql, "viewSql is null");

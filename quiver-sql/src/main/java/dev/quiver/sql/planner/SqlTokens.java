@@ -12,6 +12,8 @@ import java.util.Locale;
 final class SqlTokens {
     private final String sql;
     private final List<int[]> tokens = new ArrayList<>();
+    /** Offsets of the {@code ?} parameter markers, in order. */
+    private final List<Integer> parameterMarkers = new ArrayList<>();
 
     SqlTokens(String sql) {
         this.sql = sql;
@@ -34,6 +36,9 @@ final class SqlTokens {
                 }
                 tokens.add(new int[] {start, i});
             } else {
+                if (c == '?') {
+                    parameterMarkers.add(i);
+                }
                 i++;
             }
         }
@@ -52,6 +57,11 @@ final class SqlTokens {
             i++;
         }
         return i;
+    }
+
+    /** The offsets of the {@code ?} parameter markers outside literals and comments, in order. */
+    List<Integer> parameterMarkers() {
+        return List.copyOf(parameterMarkers);
     }
 
     int size() {
