@@ -134,11 +134,7 @@ final class FlightTaskControl implements TaskControl, HeartbeatTicker.Peer {
             synchronized (writeLock) {
                 // no heartbeat may be written into a closed stream (its buffer would leak)
                 streamClosed = true;
-                try {
-                    exchange.close();
-                } catch (Exception e) {
-                    // the stream already failed or completed; closing only releases it
-                }
+                StreamRelease.release(exchange);
             }
             readerDone.countDown();
         }

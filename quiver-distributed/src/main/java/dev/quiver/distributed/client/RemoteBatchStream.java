@@ -136,11 +136,7 @@ final class RemoteBatchStream implements BatchStream {
         } finally {
             if (stream != null) {
                 unregister(stream);
-                try {
-                    stream.close();
-                } catch (Exception e) {
-                    // cancelled or failed streams may complain while draining; the failure that matters is recorded
-                }
+                StreamRelease.release(stream);
             }
             lock.lock();
             try {
@@ -185,22 +181,27 @@ final class RemoteBatchStream implements BatchStream {
         }
     }
 
-    /** Queues a batch, waiting while the queue is full; false (batch released) once the stream is closed, failed or cancelled. */
+    /** Queues a batch, waiting while the queue is full; false (batch released) once the stream is closed, failed or cancelled; released too when the wait throws. */
     private boolean offer(VectorSchemaRoot batch) {
+        boolean queued = false;
         lock.lock();
         try {
             while (!closed && failure == null && !context.isCancelled() && queue.size() >= capacity) {
                 awaitQuietly();
             }
             if (closed || failure != null || context.isCancelled()) {
-                batch.close();
                 return false;
             }
             queue.addLast(batch);
+            queued = true;
             changed.signalAll();
             return true;
         } finally {
             lock.unlock();
+            if (!queued) {
+                // stopped, or interrupted while waiting for room: the batch is nobody else's to free
+                batch.close();
+            }
         }
     }
 
