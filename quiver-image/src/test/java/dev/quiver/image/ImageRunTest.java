@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The image's filesystem runs, without a container runtime: its layers are unpacked into a
  * directory and its entrypoint (from the config, as a runtime would take it) is started there under
  * {@code chroot}, as the image's user, in a private mount namespace that has only {@code /proc} and
- * {@code /dev} of this machine. A {@code quiver worker} and a {@code quiver server} using it, sharing
+ * {@code /dev} of this machine, and an {@code /etc/hosts} as a runtime writes one. A {@code quiver worker} and a {@code quiver server} using it, sharing
  * a cluster secret, answer a TPC-H query from a {@code quiver sql --server} client, all three in the
  * image's runtime, with what a single-node session in this JVM answers. Needs root (CI has it).
  */
@@ -41,6 +41,8 @@ class ImageRunTest {
         Files.createDirectories(rootfs.resolve("proc"));
         Files.createDirectories(rootfs.resolve("dev"));
         Files.writeString(rootfs.resolve("data/cluster-secret"), "a-cluster-secret-for-the-image-test\n");
+        // what a container runtime writes (Kubernetes too): without it, the JVM's look-up of its own host name waits on DNS time-outs
+        Files.writeString(rootfs.resolve("etc/hosts"), "127.0.0.1 localhost " + java.net.InetAddress.getLocalHost().getHostName() + "\n");
         List<String> entrypoint = new ArrayList<>();
         image.config().get("config").get("Entrypoint").forEach(node -> entrypoint.add(node.asText()));
         String user = image.config().get("config").get("User").asText();
@@ -61,13 +63,19 @@ class ImageRunTest {
             assertThat(client.exitValue()).as("the client's exit code; it printed:%n%s", output).isZero();
             assertSameRows(output.strip().lines().toList(), expectedRows());
         } finally {
+            // the JVMs are unshare's children: they get SIGTERM themselves (unshare ignores it while it waits, and
+            // --kill-child's parent-death signal does not survive chroot's change of user)
             for (Process process : started) {
-                process.destroy();
-            }
-            for (Process process : started) {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor();
+                List<ProcessHandle> jvms = process.descendants().toList();
+                jvms.forEach(ProcessHandle::destroy);
+                for (ProcessHandle jvm : jvms) {
+                    try {
+                        jvm.onExit().get(30, TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        jvm.destroyForcibly();
+                    }
                 }
+                process.destroyForcibly().waitFor();
             }
         }
     }
