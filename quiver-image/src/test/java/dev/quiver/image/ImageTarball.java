@@ -4,19 +4,25 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -24,7 +30,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 /**
  * A container image as Jib's {@code buildTar} writes it (the {@code docker save} layout): a
  * {@code manifest.json} naming the config and the gzipped layer blobs, each named by its digest.
- * Reads the manifest and config, and lists every layer's files with their digests, so tests can
+ * Reads the manifest and config (one pass over the tarball, nothing decompressed), and on demand
+ * every layer's files with their digests (which decompresses and hashes all of it), so tests can
  * check what a {@code docker load} would get without a daemon.
  */
 final class ImageTarball {
@@ -39,13 +46,13 @@ final class ImageTarball {
     private final Path tarball;
     private final JsonNode manifest;
     private final JsonNode config;
-    private final List<Layer> layers;
+    /** Read on the first {@link #layers()}: only the tests of the layers pay for hashing them. */
+    private List<Layer> layers;
 
-    private ImageTarball(Path tarball, JsonNode manifest, JsonNode config, List<Layer> layers) {
+    private ImageTarball(Path tarball, JsonNode manifest, JsonNode config) {
         this.tarball = requireNonNull(tarball, "tarball is null");
-        this.manifest = manifest;
-        this.config = config;
-        this.layers = List.copyOf(layers);
+        this.manifest = requireNonNull(manifest, "manifest is null");
+        this.config = requireNonNull(config, "config is null");
     }
 
     static ImageTarball read(Path tarball) {
@@ -58,18 +65,17 @@ final class ImageTarball {
             });
             JsonNode manifest = JSON.readTree(requireNonNull(small.get("manifest.json"), "no manifest.json in " + tarball)).get(0);
             JsonNode config = JSON.readTree(requireNonNull(small.get(manifest.get("Config").asText()), "no config in " + tarball));
-            List<String> blobs = new ArrayList<>();
-            manifest.get("Layers").forEach(layer -> blobs.add(layer.asText()));
-            Map<String, Layer> layers = new LinkedHashMap<>();
-            forEachEntry(tarball, (entry, in) -> {
-                if (blobs.contains(entry.getName())) {
-                    layers.put(entry.getName(), readLayer(entry.getName(), in));
-                }
-            });
-            return new ImageTarball(tarball, manifest, config, blobs.stream().map(layers::get).toList());
+            return new ImageTarball(tarball, manifest, config);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the image tarball " + tarball, e);
         }
+    }
+
+    /** The texts of a JSON array of strings (an entrypoint, an environment, container arguments). */
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(node -> out.add(node.asText()));
+        return out;
     }
 
     Path path() {
@@ -87,14 +93,37 @@ final class ImageTarball {
     }
 
     /** The layers, base first. */
-    List<Layer> layers() {
+    synchronized List<Layer> layers() {
+        if (layers == null) {
+            layers = readLayers();
+        }
         return layers;
+    }
+
+    private List<Layer> readLayers() {
+        List<String> blobs = blobs();
+        Map<String, Layer> byBlob = new LinkedHashMap<>();
+        try {
+            forEachEntry(tarball, (entry, in) -> {
+                if (blobs.contains(entry.getName())) {
+                    byBlob.put(entry.getName(), readLayer(entry.getName(), in));
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the layers of " + tarball, e);
+        }
+        return blobs.stream().map(byBlob::get).toList();
+    }
+
+    /** The layer blobs' names in the tarball, base first, as the manifest lists them. */
+    private List<String> blobs() {
+        return strings(manifest.get("Layers"));
     }
 
     /** A file as the container sees it: from the last layer that has it. */
     LayerFile file(String path) {
         LayerFile found = null;
-        for (Layer layer : layers) {
+        for (Layer layer : layers()) {
             LayerFile file = layer.files().get(path);
             found = file != null ? file : found;
         }
@@ -107,9 +136,9 @@ final class ImageTarball {
      */
     void extract(Path target) {
         try {
-            for (Layer layer : layers) {
+            for (String blob : blobs()) {
                 forEachEntry(tarball, (entry, in) -> {
-                    if (entry.getName().equals(layer.blob())) {
+                    if (entry.getName().equals(blob)) {
                         extractLayer(new GZIPInputStream(nonClosing(in)), target);
                     }
                 });
@@ -131,7 +160,7 @@ final class ImageTarball {
                     Files.createDirectories(path);
                 } else if (entry.isFile()) {
                     Files.createDirectories(path.getParent());
-                    Files.copy(tar, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(tar, path, StandardCopyOption.REPLACE_EXISTING);
                 } else {
                     throw new IOException("unexpected layer entry (not a file or directory): " + entry.getName());
                 }
@@ -140,9 +169,9 @@ final class ImageTarball {
         }
     }
 
-    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
-        java.util.Set<java.nio.file.attribute.PosixFilePermission> set = java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
-        java.nio.file.attribute.PosixFilePermission[] bits = java.nio.file.attribute.PosixFilePermission.values();
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] bits = PosixFilePermission.values();
         // values() runs OWNER_READ .. OTHERS_EXECUTE, i.e. from bit 8 down to bit 0
         for (int i = 0; i < bits.length; i++) {
             if ((mode & (1 << (8 - i))) != 0) {
@@ -180,15 +209,15 @@ final class ImageTarball {
                 files.put(path, new LayerFile(path, entry.getMode() & 07777, entry.getSize(), entry.isDirectory(), content));
             }
             // the tar's end-of-archive blocks and gzip's trailer count in the digests
-            uncompressed.transferTo(java.io.OutputStream.nullOutputStream());
+            uncompressed.transferTo(OutputStream.nullOutputStream());
         }
-        compressed.transferTo(java.io.OutputStream.nullOutputStream());
+        compressed.transferTo(OutputStream.nullOutputStream());
         HexFormat hex = HexFormat.of();
         return new Layer(blob, "sha256:" + hex.formatHex(blobDigest.digest()), "sha256:" + hex.formatHex(tarDigest.digest()), files);
     }
 
     private static InputStream nonClosing(InputStream in) {
-        return new java.io.FilterInputStream(in) {
+        return new FilterInputStream(in) {
             @Override
             public void close() {
                 // the outer tar stream stays open for its next entry

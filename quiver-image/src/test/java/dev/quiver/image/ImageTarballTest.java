@@ -45,15 +45,15 @@ class ImageTarballTest {
     @Test
     void theEntrypointRunsTheCliWithTheProjectsJvmFlags() {
         JsonNode config = image.config().get("config");
-        List<String> entrypoint = strings(config.get("Entrypoint"));
+        List<String> entrypoint = ImageTarball.strings(config.get("Entrypoint"));
         List<String> flags = Arrays.asList(System.getProperty("quiver.jvm.flags").trim().split("\\s+"));
         assertThat(entrypoint.get(0)).isEqualTo("/opt/java/bin/java");
         assertThat(entrypoint.subList(1, 1 + flags.size())).as("the root pom's quiver.jvm.flags").isEqualTo(flags);
         assertThat(entrypoint.subList(entrypoint.size() - 3, entrypoint.size())).containsExactly("-cp", "@/app/jib-classpath-file",
                 "dev.quiver.cli.QuiverCli");
         assertThat(entrypoint).contains("-Djava.util.logging.config.file=/etc/quiver/logging.properties");
-        assertThat(strings(config.get("Cmd"))).containsExactly("--help");
-        assertThat(strings(config.get("Env"))).contains("PATH=/opt/java/bin", "JAVA_HOME=/opt/java");
+        assertThat(ImageTarball.strings(config.get("Cmd"))).containsExactly("--help");
+        assertThat(ImageTarball.strings(config.get("Env"))).contains("PATH=/opt/java/bin", "JAVA_HOME=/opt/java");
         assertThat(config.get("User").asText()).isEqualTo("65532:65532");
         assertThat(config.get("WorkingDir").asText()).isEqualTo("/data");
         assertThat(config.get("ExposedPorts").has("31337/tcp")).isTrue();
@@ -86,11 +86,5 @@ class ImageTarballTest {
         assertThat(classPath).anyMatch(entry -> entry.matches("/app/libs/quiver-cli-.*\\.jar"))
                 .anyMatch(entry -> entry.matches("/app/libs/quiver-distributed-.*\\.jar"))
                 .noneMatch(entry -> entry.contains("duckdb"));
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(node -> out.add(node.asText()));
-        return out;
     }
 }

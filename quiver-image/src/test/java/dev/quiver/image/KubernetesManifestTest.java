@@ -49,7 +49,7 @@ class KubernetesManifestTest {
 
     @Test
     void everyDocumentIsValidAgainstTheKubernetesSchemas(@TempDir Path work) throws Exception {
-        assumeTrue(onPath("node") && onPath("npm"), "the schema validator runs on node (npm's kubernetes-models)");
+        assumeTrue(HostTools.onPath("node") && HostTools.onPath("npm"), "the schema validator runs on node (npm's kubernetes-models)");
         for (String file : List.of("package.json", "package-lock.json", "validate.mjs")) {
             Files.copy(DEPLOY.resolve("validate").resolve(file), work.resolve(file));
         }
@@ -69,7 +69,7 @@ class KubernetesManifestTest {
             assertThat(pod.at("/securityContext/runAsUser").asLong()).isEqualTo(imageUid);
             JsonNode container = pod.get("containers").get(0);
             assertThat(container.get("image").asText()).isEqualTo(System.getProperty("quiver.image"));
-            List<String> args = strings(container.get("args"));
+            List<String> args = ImageTarball.strings(container.get("args"));
             StringWriter err = new StringWriter();
             CommandLine cli = QuiverCli.commandLine(new ByteArrayInputStream(new byte[0]), new PrintWriter(new StringWriter()), new PrintWriter(err));
             CommandLine.ParseResult parsed = cli.parseArgs(args.toArray(String[]::new));
@@ -95,7 +95,7 @@ class KubernetesManifestTest {
         JsonNode workers = one("StatefulSet");
         int port = headlessPort(workers);
         String service = workers.at("/spec/serviceName").asText();
-        List<String> args = strings(one("Deployment").at("/spec/template/spec/containers/0/args"));
+        List<String> args = ImageTarball.strings(one("Deployment").at("/spec/template/spec/containers/0/args"));
         String list = option(args, "--workers").orElseThrow();
         if (list.startsWith("dns:")) {
             assertThat(list).isIn("dns:" + service + ":" + port);
@@ -113,7 +113,7 @@ class KubernetesManifestTest {
         for (JsonNode workload : List.of(one("StatefulSet"), one("Deployment"))) {
             JsonNode pod = workload.at("/spec/template/spec");
             JsonNode container = pod.get("containers").get(0);
-            String file = option(strings(container.get("args")), "--cluster-secret-file").orElseThrow();
+            String file = option(ImageTarball.strings(container.get("args")), "--cluster-secret-file").orElseThrow();
             String volume = null;
             for (JsonNode v : pod.get("volumes")) {
                 if (v.at("/secret/secretName").asText().equals(secret.at("/metadata/name").asText())) {
@@ -147,7 +147,7 @@ class KubernetesManifestTest {
             }
         }
         assertThat(containerPort).as("the container port %s", servicePort.get("targetPort")).isNotNull();
-        assertThat(option(strings(container.get("args")), portOption)).contains(containerPort.get("containerPort").asText());
+        assertThat(option(ImageTarball.strings(container.get("args")), portOption)).contains(containerPort.get("containerPort").asText());
     }
 
     private int headlessPort(JsonNode workers) {
@@ -178,11 +178,6 @@ class KubernetesManifestTest {
         return Optional.empty();
     }
 
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(node -> out.add(node.asText()));
-        return out;
-    }
 
     private record Output(int exit, String text) {}
 
@@ -194,14 +189,5 @@ class KubernetesManifestTest {
             return new Output(-1, text + "\n(timed out)");
         }
         return new Output(process.exitValue(), text);
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 }
