@@ -75,6 +75,8 @@ final class LogicalOptimizer {
 
         RelNode rel = ExistsToSemiAnti.rewrite(converted);
         rel = hep(rel, HepMatchOrder.DEPTH_FIRST, SUB_QUERY_REMOVAL);
+        // Before the first fold: it pulls predicates up through set operations, whose inputs must have their types.
+        rel = SetOperationInputTypes.apply(rel);
         // The converter does not simplify (SqlPlanner: it would take `x IN (sub-query)` for NOT NULL);
         // the decorrelator needs the constants folded (a DISTINCT of 11 / 1 beside a correlated sub-query).
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, REDUCTION);
