@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -39,7 +40,16 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start() throws IOException {
-        List<String> command = JavaCommand.of(WorkerProcessMain.class);
+        return start(List.of(), WorkerProcessMain.DEFAULT_HOST);
+    }
+
+    /**
+     * A worker listening on {@code host}, its command line run behind {@code prefix} (e.g. {@code ip
+     * netns exec NAME}, to run it in another network namespace).
+     */
+    static WorkerProcess start(List<String> prefix, String host) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(JavaCommand.of(WorkerProcessMain.class, host));
         Path log = Files.createTempFile("quiver-worker-", ".log");
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         try {
