@@ -3,6 +3,7 @@ package dev.quiver.cli;
 import dev.quiver.bench.AqeBench;
 import dev.quiver.bench.BenchOptions;
 import dev.quiver.bench.BenchSource;
+import dev.quiver.bench.QueryProfiler;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
 import dev.quiver.engine.error.QuiverException;
@@ -64,6 +65,11 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "(default: quiver-tpch-sf<SF>-<source> in java.io.tmpdir).")
     private Path dataDir;
 
+    @Option(names = "--profile", paramLabel = "DIR",
+            description = "Also profile each query's Quiver runs with JDK Flight Recorder, after timing them: prints where the time goes and writes "
+                    + "NAME.jfr and NAME.collapsed (for a flame graph) into DIR.")
+    private Path profileDir;
+
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
 
@@ -112,7 +118,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         }
         TpchBenchmark.Report report;
         try (PrintStream stream = new PrintStream(new WriterOutputStream(out), true, StandardCharsets.UTF_8)) {
-            report = TpchBenchmark.run(options, stream);
+            report = TpchBenchmark.run(options, Optional.ofNullable(profileDir).map(QueryProfiler::writingTo), stream);
         }
         List<String> failures = new ArrayList<>();
         for (QueryTiming timing : report.timings()) {
