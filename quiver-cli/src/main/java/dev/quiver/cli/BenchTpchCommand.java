@@ -6,6 +6,7 @@ import dev.quiver.bench.BenchSource;
 import dev.quiver.bench.QueryProfiler;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -77,6 +78,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "Also run Quiver distributed on N workers started in this process (Flight on 127.0.0.1), "
                     + "and print its time next to single-node and the bytes exchanged between stages.")
     private Integer localWorkers;
+
+    @Option(names = "--workers", paramLabel = "HOST:PORT,...", split = ",",
+            description = "Also run Quiver distributed on these running workers (quiver worker), instead of on --local-workers.")
+    private List<String> workers;
 
     @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_WORKER_MEMORY_LIMIT,
             converter = EngineOptions.SizeConverter.class,
@@ -157,9 +162,23 @@ final class BenchTpchCommand implements Callable<Integer> {
     }
 
     private Optional<BenchOptions.Cluster> cluster() {
+        if (workers != null) {
+            if (localWorkers != null) {
+                throw new ParameterException(spec.commandLine(), "Options '--workers' and '--local-workers' exclude each other: give one");
+            }
+            List<WorkerAddress> addresses = new ArrayList<>();
+            for (String worker : workers) {
+                try {
+                    addresses.add(WorkerAddress.parse(worker));
+                } catch (QuiverException e) {
+                    throw new ParameterException(spec.commandLine(), "Invalid value for option '--workers': " + e.getMessage());
+                }
+            }
+            return Optional.of(new BenchOptions.Cluster(0, addresses, workerMemoryLimit, settings));
+        }
         if (localWorkers == null) {
             if (!settings.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N'");
+                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N' or '--workers'");
             }
             return Optional.empty();
         }
