@@ -41,7 +41,7 @@ public final class AqeBench {
     /** Runs the comparison on generated tables; {@code options.cluster()} must be present. */
     public static List<Comparison> run(BenchOptions options, PrintStream out, boolean accuracy) {
         BenchOptions.Cluster cluster = options.cluster().orElseThrow(() -> new IllegalArgumentException("the AQE comparison needs --local-workers N"));
-        out.println("TPC-H on " + cluster.localWorkers() + " local workers, static vs AQE (distributed.dynamic_task_count=true): " + options);
+        out.println("TPC-H on " + cluster.description() + ", static vs AQE (distributed.dynamic_task_count=true): " + options);
         List<Comparison> results = new ArrayList<>();
         EstimationAccuracy estimates = new EstimationAccuracy();
         try (TpchCatalog catalog = TpchCatalog.cached(options.scaleFactor(), options.cacheLimit());

@@ -2,6 +2,7 @@ package dev.quiver.bench;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
@@ -110,16 +111,28 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
     }
 
     /**
-     * Quiver also runs distributed on {@code localWorkers} workers started in the benchmark's process
-     * (real Flight servers on 127.0.0.1), each with a pool of {@code workerMemoryLimit}, with the
-     * session {@code settings} ({@code distributed.*} and others, as {@code SET} takes them).
+     * Quiver also runs distributed: on {@code localWorkers} workers started in the benchmark's process
+     * (real Flight servers on 127.0.0.1), each with a pool of {@code workerMemoryLimit}, or, when
+     * {@code remoteWorkers} lists any, on those running workers ({@code quiver worker}) instead; with
+     * the session {@code settings} ({@code distributed.*} and others, as {@code SET} takes them).
      */
-    public record Cluster(int localWorkers, long workerMemoryLimit, Map<String, String> settings) {
+    public record Cluster(int localWorkers, List<WorkerAddress> remoteWorkers, long workerMemoryLimit, Map<String, String> settings) {
         public Cluster {
+            remoteWorkers = List.copyOf(requireNonNull(remoteWorkers, "remoteWorkers is null"));
             settings = Map.copyOf(requireNonNull(settings, "settings is null"));
-            if (localWorkers < 1 || workerMemoryLimit < 1) {
+            if ((remoteWorkers.isEmpty() && localWorkers < 1) || workerMemoryLimit < 1) {
                 throw invalid("local workers and their memory limit must be positive: " + localWorkers + ", " + workerMemoryLimit);
             }
+        }
+
+        public Cluster(int localWorkers, long workerMemoryLimit, Map<String, String> settings) {
+            this(localWorkers, List.of(), workerMemoryLimit, settings);
+        }
+
+        /** How the run names the workers: {@code 2 local workers of 1.0 GiB} or {@code workers 10.0.0.2:7070, ...}. */
+        public String description() {
+            return remoteWorkers.isEmpty() ? localWorkers + " local workers of " + ByteSize.formatBytes(workerMemoryLimit)
+                    : "workers " + String.join(", ", remoteWorkers.stream().map(WorkerAddress::toString).toList());
         }
     }
 
@@ -201,7 +214,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                 + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
                 + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
                 + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory())
-                + cluster.map(c -> ", also on " + c.localWorkers() + " local workers of " + ByteSize.formatBytes(c.workerMemoryLimit())
+                + cluster.map(c -> ", also on " + c.description()
                         + (c.settings().isEmpty() ? "" : " with " + c.settings())).orElse("");
     }
 }

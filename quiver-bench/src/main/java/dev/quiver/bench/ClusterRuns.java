@@ -11,7 +11,7 @@ import dev.quiver.session.QuerySession;
 import java.util.List;
 
 /**
- * Quiver on workers started in the benchmark's process, over the benchmark's catalog: runs the
+ * Quiver on workers, started in the benchmark's process or running elsewhere, over the benchmark's catalog: runs the
  * TPC-H texts and keeps the last query's final plan (how many bytes it moved between stages, the
  * task counts AQE chose).
  */
@@ -24,13 +24,17 @@ final class ClusterRuns implements AutoCloseable {
     }
 
     static ClusterRuns open(BenchOptions options, BenchOptions.Cluster cluster, Catalog catalog) {
-        return new ClusterRuns(QuerySession.builder()
+        QuerySession.Builder builder = QuerySession.builder()
                 .catalog(catalog)
                 .targetPartitions(options.targetPartitions())
                 .memoryLimit(options.memoryLimit())
-                .localWorkers(cluster.localWorkers(), cluster.workerMemoryLimit())
-                .settings(cluster.settings())
-                .build());
+                .settings(cluster.settings());
+        if (cluster.remoteWorkers().isEmpty()) {
+            builder.localWorkers(cluster.localWorkers(), cluster.workerMemoryLimit());
+        } else {
+            builder.workers(cluster.remoteWorkers());
+        }
+        return new ClusterRuns(builder.build());
     }
 
     QuerySession session() {

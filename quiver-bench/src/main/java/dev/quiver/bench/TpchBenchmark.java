@@ -83,6 +83,15 @@ public final class TpchBenchmark {
 
     /** Runs the benchmark, printing progress and the summary to {@code out}. */
     public static Report run(BenchOptions options, PrintStream out) {
+        return run(options, Optional.empty(), out);
+    }
+
+    /**
+     * Runs the benchmark; with a profiler, each query's single-node Quiver runs are repeated once
+     * more under it after they were timed (so the timings are not the profiled runs), and the
+     * profile's summary is printed under the query's line.
+     */
+    public static Report run(BenchOptions options, Optional<QueryProfiler> profiler, PrintStream out) {
         out.println("TPC-H benchmark: " + options);
         out.println("JVM " + Runtime.version() + ", max heap " + ByteSize.formatBytes(Runtime.getRuntime().maxMemory())
                 + ", " + Runtime.getRuntime().availableProcessors() + " cores");
@@ -95,7 +104,7 @@ public final class TpchBenchmark {
                     out.printf(Locale.ROOT, "generated and loaded into DuckDB in %.1f s (catalog cache %s)%n", loadSeconds,
                             ByteSize.formatBytes(catalog.cachedBytes()));
                 }
-                return runQueries(options, out, catalog, duckdb, catalog::cachedBytes, loadSeconds);
+                return runQueries(options, profiler, out, catalog, duckdb, catalog::cachedBytes, loadSeconds);
             }
         }
         FileFormat format = options.source().format().orElseThrow();
@@ -111,11 +120,11 @@ public final class TpchBenchmark {
                     : String.format(Locale.ROOT, "DuckDB cannot read Arrow IPC files without an extension: loaded into DuckDB tables "
                             + "from the Arrow files in %.1f s, so DuckDB queries in-memory tables", (System.nanoTime() - loadStart) / 1e9));
         }
-        return runQueries(options, out, catalog, duckdb, () -> 0, (System.nanoTime() - loadStart) / 1e9);
+        return runQueries(options, profiler, out, catalog, duckdb, () -> 0, (System.nanoTime() - loadStart) / 1e9);
     }
 
-    private static Report runQueries(BenchOptions options, PrintStream out, Catalog catalog, DuckDbTpch duckdb, LongSupplier cacheBytes,
-            double loadSeconds) {
+    private static Report runQueries(BenchOptions options, Optional<QueryProfiler> profiler, PrintStream out, Catalog catalog, DuckDbTpch duckdb,
+            LongSupplier cacheBytes, double loadSeconds) {
         try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
                 .memoryLimit(options.memoryLimit()).build();
                 ClusterRuns cluster = options.cluster().map(c -> ClusterRuns.open(options, c, catalog)).orElse(null)) {
@@ -130,7 +139,17 @@ public final class TpchBenchmark {
                 QueryTiming timing = measure(query, options, session, cluster, duckdb);
                 timings.add(timing);
                 printTiming(out, timing, cluster != null, duckdb != null);
+                if (profiler.isPresent() && timing.quiverMillis().isPresent()) {
+                    String text = TpchQueries.query(query);
+                    QueryProfiler.Profile profile = profiler.get().profile("q" + query, () -> {
+                        for (int i = 0; i < options.runs(); i++) {
+                            runQuiver(session, query, text);
+                        }
+                    });
+                    ProfileSummary.print(out, profile, options.runs());
+                }
             }
+            profiler.ifPresent(p -> out.println("profiles (NAME.jfr, NAME.collapsed for a flame graph) in " + p.directory()));
             Optional<ScanTest.Result> scan = options.scanTest()
                     ? Optional.of(ScanTest.run(options, catalog, session, duckdb, out)) : Optional.empty();
             Report report = new Report(timings, scan, session.memoryPool().peak(), peakRss(), cacheBytes.getAsLong(), loadSeconds);

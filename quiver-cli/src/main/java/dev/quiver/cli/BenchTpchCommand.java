@@ -3,8 +3,10 @@ package dev.quiver.cli;
 import dev.quiver.bench.AqeBench;
 import dev.quiver.bench.BenchOptions;
 import dev.quiver.bench.BenchSource;
+import dev.quiver.bench.QueryProfiler;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -64,6 +66,11 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "(default: quiver-tpch-sf<SF>-<source> in java.io.tmpdir).")
     private Path dataDir;
 
+    @Option(names = "--profile", paramLabel = "DIR",
+            description = "Also profile each query's Quiver runs with JDK Flight Recorder, after timing them: prints where the time goes and writes "
+                    + "NAME.jfr and NAME.collapsed (for a flame graph) into DIR.")
+    private Path profileDir;
+
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
 
@@ -71,6 +78,10 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "Also run Quiver distributed on N workers started in this process (Flight on 127.0.0.1), "
                     + "and print its time next to single-node and the bytes exchanged between stages.")
     private Integer localWorkers;
+
+    @Option(names = "--workers", paramLabel = "HOST:PORT,...", split = ",",
+            description = "Also run Quiver distributed on these running workers (quiver worker), instead of on --local-workers.")
+    private List<String> workers;
 
     @Option(names = "--worker-memory-limit", paramLabel = "SIZE", defaultValue = EngineOptions.DEFAULT_WORKER_MEMORY_LIMIT,
             converter = EngineOptions.SizeConverter.class,
@@ -112,7 +123,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         }
         TpchBenchmark.Report report;
         try (PrintStream stream = new PrintStream(new WriterOutputStream(out), true, StandardCharsets.UTF_8)) {
-            report = TpchBenchmark.run(options, stream);
+            report = TpchBenchmark.run(options, Optional.ofNullable(profileDir).map(QueryProfiler::writingTo), stream);
         }
         List<String> failures = new ArrayList<>();
         for (QueryTiming timing : report.timings()) {
@@ -151,9 +162,23 @@ final class BenchTpchCommand implements Callable<Integer> {
     }
 
     private Optional<BenchOptions.Cluster> cluster() {
+        if (workers != null) {
+            if (localWorkers != null) {
+                throw new ParameterException(spec.commandLine(), "Options '--workers' and '--local-workers' exclude each other: give one");
+            }
+            List<WorkerAddress> addresses = new ArrayList<>();
+            for (String worker : workers) {
+                try {
+                    addresses.add(WorkerAddress.parse(worker));
+                } catch (QuiverException e) {
+                    throw new ParameterException(spec.commandLine(), "Invalid value for option '--workers': " + e.getMessage());
+                }
+            }
+            return Optional.of(new BenchOptions.Cluster(0, addresses, workerMemoryLimit, settings));
+        }
         if (localWorkers == null) {
             if (!settings.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N'");
+                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N' or '--workers'");
             }
             return Optional.empty();
         }

@@ -39,6 +39,25 @@ class BenchCommandTest {
                 .containsPattern("on workers: [0-9.]+ ms vs [0-9.]+ ms single-node = [0-9.]+x in total .* exchanged between stages");
     }
 
+    /** With {@code --workers} the distributed runs go to running {@code quiver worker} processes. */
+    @Test
+    void runningWorkersRunEachQueryDistributedToo() throws Exception {
+        try (QuiverWorkerProcess first = QuiverWorkerProcess.start("--port", "0", "--memory-limit", "256MiB");
+                QuiverWorkerProcess second = QuiverWorkerProcess.start("--port", "0", "--memory-limit", "256MiB")) {
+            String workers = first.address() + "," + second.address();
+            Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--queries", "3", "--warmups", "0", "--runs", "1", "--explain", "0",
+                    "--no-duckdb", "--cache", "64MiB", "--workers", workers);
+            assertThat(run.err()).isEmpty();
+            assertThat(run.exitCode()).isZero();
+            assertThat(run.out()).contains("also on workers " + first.address() + ", " + second.address())
+                    // q3: 10 rows at SF 0.01 (answer file), the same on the workers as single-node, else the check says so
+                    .containsPattern("(?m)^q3 .* KiB .* 10  ok$");
+        }
+        Run both = CliRunner.run("bench", "tpch", "--workers", "127.0.0.1:7070", "--local-workers", "2");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("'--workers' and '--local-workers' exclude each other");
+    }
+
     @Test
     void parquetSourceWritesTheFilesAndRunsBothEnginesOnThem(@TempDir Path directory) {
         Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--source", "parquet", "--data-dir", directory.toString(), "--queries", "1",

@@ -3,13 +3,6 @@ package dev.quiver.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.cli.CliRunner.Run;
-import dev.quiver.session.JavaCommand;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -18,18 +11,11 @@ import org.junit.jupiter.api.Test;
  * queries of {@code quiver sql --workers}, and stops cleanly on SIGTERM.
  */
 class WorkerCommandTest {
-    private static final String LISTENING = " listening on ";
-
     @Test
     void servesQueriesAndStopsOnSigterm() throws Exception {
-        Path log = Files.createTempFile("quiver-worker-", ".log");
-        Process process = new ProcessBuilder(JavaCommand.of(QuiverCli.class, "worker", "--port", "0", "--memory-limit", "256MiB"))
-                .redirectError(log.toFile()).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String banner = out.readLine();
-            assertThat(banner).as("first line of the worker; its log: %s", Files.readString(log)).isNotNull().contains(LISTENING)
-                    .contains("memory limit 256.0 MiB");
-            String address = banner.substring(banner.indexOf(LISTENING) + LISTENING.length()).split(" ")[0];
+        try (QuiverWorkerProcess worker = QuiverWorkerProcess.start("--port", "0", "--memory-limit", "256MiB")) {
+            assertThat(worker.banner()).as("first line of the worker; its log: %s", worker.log()).contains("memory limit 256.0 MiB");
+            String address = worker.address();
 
             Run run = CliRunner.run("sql", "--tpch", "0.01", "--workers", address, "--format", "csv",
                     "select l_returnflag, count(*) as n from lineitem where l_shipdate <= date '1998-12-01' - interval '90' day "
@@ -38,12 +24,9 @@ class WorkerCommandTest {
             // q1's answer file at SF 0.01 (same filter): count_order of A|F 14876; N|F 348 + N|O 29181; R|F 14902
             assertThat(run.out()).isEqualTo("l_returnflag,n\nA,14876\nN,29529\nR,14902\n");
 
-            process.toHandle().destroy(); // SIGTERM, keeping our end of its stdout open
-            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the worker stops within 20 s of SIGTERM").isTrue();
-            assertThat(out.readLine()).startsWith("Quiver worker " + address + " stopped");
-        } finally {
-            process.destroyForcibly();
-            Files.deleteIfExists(log);
+            worker.process().toHandle().destroy(); // SIGTERM, keeping our end of its stdout open
+            assertThat(worker.process().waitFor(20, TimeUnit.SECONDS)).as("the worker stops within 20 s of SIGTERM").isTrue();
+            assertThat(worker.out().readLine()).startsWith("Quiver worker " + address + " stopped");
         }
     }
 
