@@ -189,10 +189,8 @@ final class ExactConsumerTour {
             } catch (ExecutionException | TimeoutException e) {
                 throw new IllegalStateException("the final plan of the GROUP BY did not complete", e);
             } catch (QuiverException e) {
-                // the task's own failure, or the head's read of its output when that came first (it names the code)
-                boolean outOfMemory = e.errorCode() == ErrorCode.EXCEEDED_MEMORY_LIMIT
-                        || e.errorCode() == ErrorCode.REMOTE_TASK_FAILED && e.getMessage().contains(ErrorCode.EXCEEDED_MEMORY_LIMIT.name());
-                if (!outOfMemory) {
+                // the task's own failure, or the head's read of its output when that came first (it carries the task's code)
+                if (e.errorCode() != ErrorCode.EXCEEDED_MEMORY_LIMIT) {
                     throw e;
                 }
                 error = Optional.of(e);

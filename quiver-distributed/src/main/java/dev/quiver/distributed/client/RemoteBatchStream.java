@@ -232,7 +232,8 @@ final class RemoteBatchStream implements BatchStream {
                 return new QuiverException(ErrorCode.QUERY_CANCELLED, "reading " + what + " stopped: " + remote.get().message(), error);
             }
             if (remote.isPresent()) {
-                return new QuiverException(ErrorCode.REMOTE_TASK_FAILED, "reading " + what + " failed: " + remote.get().code().name() + ": "
+                // the producer's own code: the query fails with the root cause's code whichever task's failure the coordinator hears first
+                return new QuiverException(remote.get().code(), "reading " + what + " failed: " + remote.get().code().name() + ": "
                         + remote.get().message(), error);
             }
             if (FlightErrors.isUnavailable(flight)) {

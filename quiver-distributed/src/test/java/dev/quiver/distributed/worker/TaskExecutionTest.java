@@ -231,8 +231,8 @@ class TaskExecutionTest {
             TaskControl control = cluster.client(0).startTask(TestCluster.request(task, failing, Optional.of(head), Map.of()), listener);
             TaskContext consumer = cluster.consumerContext("q6.s0.t0");
             assertThatThrownBy(() -> cluster.read(consumer, List.of(cluster.source(0, task, 0, head, 0)), failing.schema()))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED))
-                    .hasMessageContaining("DIVISION_BY_ZERO")
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.DIVISION_BY_ZERO))
+                    .hasMessageContaining("failed: DIVISION_BY_ZERO")
                     .hasMessageContaining(cluster.worker(0).address().toString())
                     .hasMessageContaining(task.toString());
             listener.awaitState(TaskState.FAILED);
@@ -260,7 +260,7 @@ class TaskExecutionTest {
             TaskControl control = cluster.client(0).startTask(TestCluster.request(task, failing, Optional.of(head), Map.of()), listener);
             TaskContext consumer = cluster.consumerContext("q7.s0.t0");
             assertThatThrownBy(() -> cluster.read(consumer, List.of(cluster.source(0, task, 0, head, 0)), failing.schema()))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.REMOTE_TASK_FAILED))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SOURCE_ERROR))
                     .hasMessageContaining(FailingSourceExec.MESSAGE);
             control.endQuery();
             TaskReport report = listener.awaitReport();
