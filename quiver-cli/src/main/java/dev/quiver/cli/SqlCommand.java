@@ -224,7 +224,8 @@ final class SqlCommand implements Callable<Integer> {
     }
 
     private String tpchQuery() {
-        if (tpchScaleFactor == null && tpchDir == null) {
+        // a server has its own tables
+        if (server == null && tpchScaleFactor == null && tpchDir == null) {
             throw new ParameterException(spec.commandLine(), "--tpch-query needs the TPC-H tables: add --tpch SF (e.g. --tpch 0.01) or --tpch-dir DIR");
         }
         if (tpchQuery < 1 || tpchQuery > 22) {

@@ -39,6 +39,11 @@ class ServerCommandTest {
             // q1's answer file at SF 0.01 (same filter): count_order of A|F 14876; N|F 348 + N|O 29181; R|F 14902
             assertThat(run.out()).isEqualTo("b\n100\nl_returnflag,n\nA,14876\nN,29529\nR,14902\n");
 
+            // the server's TPC-H tables, without --tpch here: q6's answer file at SF 0.01 says revenue 1193053.2253
+            Run q6 = CliRunner.run("sql", "--server", address, "--format", "csv", "--tpch-query", "6");
+            assertThat(q6.err()).isEmpty();
+            assertThat(q6.out()).isEqualTo("revenue\n1193053.2253\n");
+
             Run failed = CliRunner.run("sql", "--server", address, "select * from no_such_table");
             assertThat(failed.exitCode()).isEqualTo(1);
             assertThat(failed.err()).startsWith("Error: TABLE_NOT_FOUND: ").contains("no_such_table").doesNotContain("\tat ");
