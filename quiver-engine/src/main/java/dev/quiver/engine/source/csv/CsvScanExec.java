@@ -10,6 +10,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
@@ -137,7 +138,8 @@ public final class CsvScanExec extends AbstractExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format, context.allocator(),
+        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format,
+                Storages.forTask(context, this), context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }
