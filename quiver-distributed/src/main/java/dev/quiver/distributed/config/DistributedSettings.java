@@ -49,6 +49,10 @@ public final class DistributedSettings {
                     + "(a late answer is asked for again, a refused connection retried with backoff) before it fails with WORKER_UNREACHABLE; "
                     + "raise it when workers answer slowly under load"));
 
+    public static final Setting<UnreachableWorkers> UNREACHABLE_WORKERS = DECLARED.add(Setting.of("distributed.unreachable_workers",
+            SettingTypes.enumOf(UnreachableWorkers.class), UnreachableWorkers.SKIP, SettingCheck.any(),
+            "a listed worker that does not answer the info call before a query: SKIP runs the query on the others with a warning "
+                    + "(events, EXPLAIN ANALYZE); FAIL fails it with WORKER_UNREACHABLE"));
     /** The {@code distributed.*} settings and the rules between them. */
     public static final SettingsRegistry REGISTRY = DECLARED.build(List.of(SettingsRule.below(HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS)));
 

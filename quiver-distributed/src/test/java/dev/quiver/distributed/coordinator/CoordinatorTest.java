@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.distributed.config.UnreachableWorkers;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.operator.BoundaryKind;
@@ -294,9 +295,39 @@ class CoordinatorTest {
     }
 
     @Test
-    void refusesAnUnreachableWorkerOrAnotherVersion() {
+    void skipsAnUnreachableWorkerWithAWarning() throws Exception {
         workers.get(1).unreachable = true;
         DistributedQuery query = newQuery(coalescePlan());
+        List<List<Object>> rows = drain(query.start());
+
+        // every producer task ran on the worker that answered
+        assertThat(workers.get(1).requests).isEmpty();
+        assertThat(workers.get(0).requests).hasSize(3);
+        assertThat(rows).containsExactlyInAnyOrder(List.of(0, 9001), List.of(1, 9001), List.of(2, 9001));
+        assertThat(query.events().get(0)).isInstanceOfSatisfying(QueryEvent.WorkerSkipped.class, skipped -> {
+            assertThat(skipped.worker().port()).isEqualTo(9002);
+            assertThat(skipped.reason()).contains("127.0.0.1:9002");
+        });
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.failure()).isEmpty();
+        assertThat(done.warnings()).singleElement().asString().contains("worker 127.0.0.1:9002 skipped");
+
+        // none answers: the query fails naming them all
+        workers.get(0).unreachable = true;
+        DistributedQuery none = newQuery(coalescePlan());
+        assertThatThrownBy(none::start).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
+            assertThat(e.getMessage()).contains("no worker answers", "127.0.0.1:9001", "127.0.0.1:9002");
+        });
+    }
+
+    @Test
+    void refusesAnUnreachableWorkerUnderFailOrAnotherVersion() {
+        workers.get(1).unreachable = true;
+        TaskContext context = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
+        contexts.add(context);
+        DistributedQuery query = coordinator.newQuery("q1", coalescePlan(), context, DistributedSettings.TASK_REGISTRY.defaults()
+                .with(DistributedSettings.UNREACHABLE_WORKERS, UnreachableWorkers.FAIL));
         assertThatThrownBy(query::start).isInstanceOfSatisfying(QuiverException.class, e -> {
             assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
             assertThat(e.getMessage()).contains("127.0.0.1:9002");

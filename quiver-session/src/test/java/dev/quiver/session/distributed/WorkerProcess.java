@@ -39,7 +39,15 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start() throws IOException {
-        List<String> command = JavaCommand.of(WorkerProcessMain.class);
+        return start(JavaCommand.of(WorkerProcessMain.class));
+    }
+
+    /** A worker listening on {@code host:port} (e.g. 127.0.0.2, a loopback address of its own, on the port the others use). */
+    static WorkerProcess start(String host, int port) throws IOException {
+        return start(JavaCommand.of(WorkerProcessMain.class, host, Integer.toString(port)));
+    }
+
+    private static WorkerProcess start(List<String> command) throws IOException {
         Path log = Files.createTempFile("quiver-worker-", ".log");
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         try {

@@ -18,7 +18,7 @@ import java.util.Optional;
  * stage, for the plan it is dispatched with, also after a stage-event handler rewrote it) and
  * {@link StageSampled} once its samples are in (always after its {@link StageDispatched}); for
  * each task, {@link TaskStateChanged} (PLANNED, SENT, then what the worker reports); and one
- * {@link QueryEnded}. Events of one task arrive in order; events of different tasks interleave.
+ * {@link QueryEnded}. A {@link WorkerSkipped} comes before the first stage's events. Events of one task arrive in order; events of different tasks interleave.
  */
 public sealed interface QueryEvent {
     String queryId();
@@ -86,6 +86,18 @@ public sealed interface QueryEvent {
         @Override
         public String queryId() {
             return task.queryId();
+        }
+    }
+
+    /**
+     * Worker {@code worker}, named by the resolver, did not answer before the query started and is
+     * left out of it ({@code distributed.unreachable_workers=SKIP}); {@code reason} is the info call's error.
+     */
+    record WorkerSkipped(String queryId, WorkerAddress worker, String reason) implements QueryEvent {
+        public WorkerSkipped {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(worker, "worker is null");
+            requireNonNull(reason, "reason is null");
         }
     }
 
