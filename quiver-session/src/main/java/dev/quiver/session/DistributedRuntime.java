@@ -3,10 +3,11 @@ package dev.quiver.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.distributed.config.UnreachableWorkers;
 import dev.quiver.distributed.coordinator.Coordinator;
-import dev.quiver.distributed.coordinator.DistributedQuery;
 import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.QueryWorkers;
+import dev.quiver.distributed.coordinator.RetryingQuery;
 import dev.quiver.distributed.plan.DistributedPlannerSettings;
 import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.planner.AdaptivePlanning;
@@ -81,6 +82,15 @@ final class DistributedRuntime implements AutoCloseable {
         return plan(physical, settings, queryId, coordinator.resolveWorkers(executor, settings));
     }
 
+    /**
+     * {@link #plan(ExecutionPlan, Settings, String)} for a query run again after it lost a worker:
+     * the workers resolved again, those that do not answer skipped whatever
+     * {@code distributed.unreachable_workers} says (the retry exists to route around a lost worker).
+     */
+    Planned replan(ExecutionPlan physical, Settings settings, String attemptId) {
+        return plan(physical, settings, attemptId, coordinator.resolveWorkers(executor, settings, UnreachableWorkers.SKIP));
+    }
+
     /** {@link #plan(ExecutionPlan, Settings, String)} on {@code workers}. */
     Planned plan(ExecutionPlan physical, Settings settings, String queryId, QueryWorkers workers) {
         DistributedPlanner planner = new DistributedPlanner(new DistributedPlannerSettings(workers.size(), settings), estimators);
@@ -91,9 +101,18 @@ final class DistributedRuntime implements AutoCloseable {
         return new Planned(new PlannedQuery.Static(planner.plan(physical, events).plan()), workers);
     }
 
-    /** A query over {@code planned} ({@link #plan}), routed to the workers it was planned on. */
-    DistributedQuery newQuery(String queryId, Planned planned, TaskContext context, Settings settings) {
-        return coordinator.newQuery(queryId, planned.query(), planned.workers(), context, taskSettings(settings));
+    /**
+     * A query over {@code first} ({@link #plan}), routed to the workers it was planned on; under
+     * {@code distributed.retry_policy=QUERY} an attempt that loses a worker before any row reached
+     * the client is planned again ({@link #replan}) and run as a new attempt.
+     */
+    RetryingQuery newQuery(String queryId, Planned first, TaskContext context, Settings settings) {
+        Settings taskSettings = taskSettings(settings);
+        ExecutionPlan physical = first.query().singleNodePlan();
+        return coordinator.newRetryingQuery(queryId, settings, context, (number, attemptId, headContext) -> {
+            Planned planned = number == 1 ? first : replan(physical, settings, attemptId);
+            return coordinator.newQuery(attemptId, planned.query(), planned.workers(), headContext, taskSettings);
+        });
     }
 
     /** The settings every task request carries, typed: the engine's and the distributed.* ones. */

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
-import dev.quiver.distributed.coordinator.DistributedQuery;
+import dev.quiver.distributed.coordinator.RetryingQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.discovery.StaticWorkerResolver;
@@ -444,7 +444,7 @@ public final class QuerySession implements AutoCloseable {
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         TaskContext context = new TaskContext(queryId, queryAllocator, scope.pool(), executor, ExecutionConfig.of(current),
                 runtime.coordinator().headServices());
-        DistributedQuery query = runtime.newQuery(queryId, plan, context, current);
+        RetryingQuery query = runtime.newQuery(queryId, plan, context, current);
         ExecutionPlan root = plan.query().singleNodePlan();
         Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : root.schema();
         return new QueryHandle(queryId, columnNames(schema), schema, root, context, queryAllocator, output(ctx -> query.start(), sink), start,

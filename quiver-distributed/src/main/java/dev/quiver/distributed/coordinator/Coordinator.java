@@ -158,6 +158,16 @@ public final class Coordinator implements AutoCloseable {
         return new DistributedQuery(queryId, planned, () -> workers, headContext, taskSettings, config, metrics, new QueryEvents(listeners));
     }
 
+    /**
+     * A query as its client runs it: attempt 1 planned now by {@code attempts}, and under
+     * {@code distributed.retry_policy=QUERY} ({@code settings}) further attempts when one loses a worker
+     * before any row reached the client ({@link RetryingQuery}). Each attempt's head context is a new
+     * one over {@code parent}'s allocator, pool, executor and configuration, with {@link #headServices()}.
+     */
+    public RetryingQuery newRetryingQuery(String queryId, Settings settings, TaskContext parent, RetryingQuery.Attempts attempts) {
+        return new RetryingQuery(queryId, settings, parent, headServices(), attempts, new QueryEvents(listeners), metrics);
+    }
+
     /** A query over statically planned stages. */
     public DistributedQuery newQuery(String queryId, DistributedPlan plan, TaskContext headContext, Settings taskSettings) {
         return newQuery(queryId, new PlannedQuery.Static(plan), headContext, taskSettings);

@@ -67,7 +67,7 @@ import java.util.function.UnaryOperator;
  * <h2>Failures</h2>
  * A task reporting FAILED, or a broken control stream, fails the query with an error naming the stage
  * and the worker (keeping the task's error code), ends every other task and fails the result stream.
- * v1 does not retry.
+ * A query does not retry itself: {@link RetryingQuery} runs it again as a new query when it lost a worker.
  */
 public final class DistributedQuery implements AutoCloseable {
     private enum Phase { NEW, RUNNING, ENDING, DONE }
@@ -132,13 +132,13 @@ public final class DistributedQuery implements AutoCloseable {
         metrics.queryStarted();
         try {
             QueryWorkers routed = workerSource.get();
+            List<QueryEvent.WorkerSkipped> skipped = routed.skipped().stream()
+                    .map(skip -> new QueryEvent.WorkerSkipped(queryId, skip.worker(), skip.reason())).toList();
             synchronized (lock) {
                 routed.clients().forEach(worker -> workers.put(worker.address(), worker));
-                warnings = routed.skipped().stream().map(QueryWorkers.Skipped::warning).toList();
+                warnings = skipped.stream().map(QueryEvent.WorkerSkipped::warning).toList();
             }
-            for (QueryWorkers.Skipped skipped : routed.skipped()) {
-                events.emit(new QueryEvent.WorkerSkipped(queryId, skipped.worker(), skipped.reason()));
-            }
+            skipped.forEach(events::emit);
             if (planned instanceof PlannedQuery.Adaptive adaptive) {
                 startAdaptive(adaptive);
             } else {

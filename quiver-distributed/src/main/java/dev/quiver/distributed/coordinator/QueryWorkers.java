@@ -23,11 +23,6 @@ public record QueryWorkers(List<WorkerClient> clients, List<WorkerInfo> infos, L
             requireNonNull(worker, "worker is null");
             requireNonNull(reason, "reason is null");
         }
-
-        /** The warning a user sees, e.g. in EXPLAIN ANALYZE. */
-        public String warning() {
-            return "worker " + worker + " skipped (distributed.unreachable_workers=SKIP): " + reason;
-        }
     }
 
     public QueryWorkers {

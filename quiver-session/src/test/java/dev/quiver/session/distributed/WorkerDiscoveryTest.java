@@ -8,6 +8,7 @@ import dev.quiver.distributed.coordinator.discovery.WorkerResolvers;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
@@ -123,6 +124,10 @@ class WorkerDiscoveryTest {
                         assertThat(skipped.reason()).contains(dead.toString(), "unreachable");
                     });
             assertThat(run.finalPlan().warnings()).singleElement().asString().startsWith("worker " + dead + " skipped");
+            assertThat(run.result().warnings()).singleElement().satisfies(warning -> {
+                assertThat(warning.code()).isEqualTo(WarningCode.WORKER_SKIPPED);
+                assertThat(warning.message()).startsWith("worker " + dead + " skipped (distributed.unreachable_workers=SKIP): ");
+            });
             QueryResult explained = session.execute("EXPLAIN ANALYZE " + TpchQueries.query(6)).collect();
             assertThat(explained.rows().get(0).get(0).toString()).contains("warning: worker " + dead + " skipped (distributed.unreachable_workers=SKIP)");
 
