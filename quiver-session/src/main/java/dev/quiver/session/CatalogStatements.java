@@ -13,6 +13,7 @@ import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.nio.file.Path;
@@ -47,6 +48,9 @@ final class CatalogStatements {
 
         /** The session's views by name (a snapshot). */
         Map<String, String> views();
+
+        /** Where the session reads and writes files, for its settings. */
+        Storages storages();
     }
 
     private final SessionCatalog catalog;
@@ -95,22 +99,22 @@ final class CatalogStatements {
             return;
         }
         // opens the files (reading footers or a CSV sample) outside any lock
-        TableSource table = openExternalTable(create);
+        TableSource table = openExternalTable(session.storages(), create);
         Optional<TableSource> replaced = catalog.register(table, create.replace());
         persistence.ifPresent(p -> p.externalTableCreated(table.name(), sql, table.schema()));
         replaced.ifPresent(this::forget);
     }
 
-    private static TableSource openExternalTable(Statement.CreateExternalTable create) {
-        return FileTables.open(create.name(), List.of(create.location()), create.format(), create.columns(), new FileOptions(create.options()));
+    private static TableSource openExternalTable(Storages storages, Statement.CreateExternalTable create) {
+        return FileTables.open(storages, create.name(), List.of(create.location()), create.format(), create.columns(), new FileOptions(create.options()));
     }
 
     /** An external table of a catalog directory, opened by running the statement that made it. */
-    static TableSource openExternalTable(String statement) {
+    static TableSource openExternalTable(Storages storages, String statement) {
         if (!(StatementParser.parse(statement) instanceof Statement.CreateExternalTable create)) {
             throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "not a CREATE EXTERNAL TABLE statement: " + statement);
         }
-        return openExternalTable(create);
+        return openExternalTable(storages, create);
     }
 
     /** Frees a table that left the catalog (dropped, or replaced by CREATE OR REPLACE): its memory, or its files in the catalog directory. */

@@ -2,6 +2,8 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.distributed.codec.spi.ExprCodec;
+import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
 import dev.quiver.distributed.coordinator.RetryingQuery;
@@ -10,13 +12,11 @@ import dev.quiver.distributed.coordinator.PlannedQuery;
 import dev.quiver.distributed.coordinator.discovery.StaticWorkerResolver;
 import dev.quiver.distributed.coordinator.discovery.WorkerResolver;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
-import dev.quiver.distributed.codec.spi.ExprCodec;
-import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.distributed.event.StageEventHandler;
-import dev.quiver.distributed.plan.TaskEstimator;
-import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.explain.DistributedExplain;
 import dev.quiver.distributed.plan.DistributedPlan;
+import dev.quiver.distributed.plan.TaskEstimator;
+import dev.quiver.distributed.plan.TaskEstimators;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.protocol.ClusterSecret;
 import dev.quiver.distributed.protocol.ClusterSecurity;
@@ -39,6 +39,7 @@ import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.session.spi.QuiverPlugin;
@@ -133,7 +134,7 @@ public final class QuerySession implements AutoCloseable {
         try {
             persistence.ifPresent(p -> {
                 Map<String, String> kept = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-                p.load(this.catalog, kept, CatalogStatements::openExternalTable);
+                p.load(this.catalog, kept, statement -> CatalogStatements.openExternalTable(Storages.from(settings), statement));
                 views.restore(kept);
             });
         } catch (RuntimeException e) {
@@ -633,6 +634,11 @@ public final class QuerySession implements AutoCloseable {
         @Override
         public Map<String, String> views() {
             return views.snapshot();
+        }
+
+        @Override
+        public Storages storages() {
+            return Storages.from(scope.settings());
         }
     }
 

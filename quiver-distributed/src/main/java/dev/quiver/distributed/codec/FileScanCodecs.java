@@ -15,6 +15,7 @@ import dev.quiver.engine.source.json.JsonFile;
 import dev.quiver.engine.source.json.JsonScanExec;
 import dev.quiver.engine.source.parquet.ParquetRowGroup;
 import dev.quiver.engine.source.parquet.ParquetScanExec;
+import dev.quiver.engine.source.storage.Location;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Codecs of the file scans (Parquet, Arrow IPC, CSV): the table's schema, the projection and each
  * partition's split descriptors (row groups, record batches, byte ranges) with what the scan
- * knows of them, so a worker reads them without re-opening footers. Paths are sent as written:
- * every worker must see the files at the same paths.
+ * knows of them, so a worker reads them without re-opening footers. Locations are sent as written:
+ * every worker must see local files at the same paths (an {@code s3://} object is the same everywhere).
  */
 final class FileScanCodecs {
     private FileScanCodecs() {}
@@ -115,7 +116,7 @@ final class FileScanCodecs {
 
     private static JsonNode rowGroup(ParquetRowGroup rowGroup, EncodeContext c) {
         ObjectNode out = c.objectNode();
-        out.put("file", rowGroup.file().toString()).put("index", rowGroup.index()).put("rows", rowGroup.rowCount());
+        out.put("file", rowGroup.file().toString()).put("fileSize", rowGroup.fileSize()).put("index", rowGroup.index()).put("rows", rowGroup.rowCount());
         out.set("columns", StatisticsJson.columns(rowGroup.columns(), c));
         ArrayNode bytes = out.putArray("columnBytes");
         for (long columnBytes : rowGroup.columnBytes()) {
@@ -131,7 +132,7 @@ final class FileScanCodecs {
     private static ParquetRowGroup rowGroup(JsonNode in, DecodeContext c) {
         List<Object> partitionValues = new ArrayList<>();
         in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
-        return new ParquetRowGroup(Path.of(c.requiredText(in, "file")), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
+        return new ParquetRowGroup(new Location(c.requiredText(in, "file")), c.requiredLong(in, "fileSize"), c.requiredInt(in, "index"), c.requiredLong(in, "rows"),
                 StatisticsJson.columns(c.required(in, "columns"), c), longs(c.required(in, "columnBytes")), partitionValues);
     }
 
@@ -162,7 +163,7 @@ final class FileScanCodecs {
     private static CsvFile range(JsonNode in, DecodeContext c) {
         List<Object> partitionValues = new ArrayList<>();
         in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
-        return new CsvFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"), partitionValues);
+        return new CsvFile(new Location(c.requiredText(in, "file")), c.requiredLong(in, "start"), c.requiredLong(in, "end"), partitionValues);
     }
 
     private static JsonNode jsonFile(JsonFile file, EncodeContext c) {
@@ -177,7 +178,7 @@ final class FileScanCodecs {
     private static JsonFile jsonFile(JsonNode in, DecodeContext c) {
         List<Object> partitionValues = new ArrayList<>();
         in.path("partitionValues").forEach(value -> partitionValues.add(c.value(value)));
-        return new JsonFile(Path.of(c.requiredText(in, "file")), c.requiredLong(in, "bytes"), partitionValues);
+        return new JsonFile(new Location(c.requiredText(in, "file")), c.requiredLong(in, "bytes"), partitionValues);
     }
 
     private static JsonNode format(CsvFormat format, EncodeContext c) {

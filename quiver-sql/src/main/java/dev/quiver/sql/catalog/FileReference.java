@@ -11,6 +11,7 @@ import dev.quiver.engine.source.files.FileListing;
 import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.json.JsonTable;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
@@ -144,11 +145,11 @@ public record FileReference(String name, List<String> locations, Optional<FileFo
         return new Schema(fields);
     }
 
-    /** Opens the files as a table named {@link #name}. */
-    public TableSource open() {
+    /** Opens the files (through {@code storages}) as a table named {@link #name}. */
+    public TableSource open(Storages storages) {
         if (json) {
-            return JsonTable.open(name, locations, columns, new FileOptions(options));
+            return JsonTable.open(storages, name, locations, columns, new FileOptions(options));
         }
-        return FileTables.open(name, locations, format, columns, new FileOptions(options));
+        return FileTables.open(storages, name, locations, format, columns, new FileOptions(options));
     }
 }

@@ -2,6 +2,7 @@ package dev.quiver.sql.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import java.util.Map;
@@ -18,10 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FileReferenceCatalog implements Catalog {
     private final Catalog base;
+    private final Storages storages;
     private final Map<String, TableSource> opened = new ConcurrentHashMap<>();
 
-    public FileReferenceCatalog(Catalog base) {
+    /** @param storages where the files named in queries are read from */
+    public FileReferenceCatalog(Catalog base, Storages storages) {
         this.base = requireNonNull(base, "base is null");
+        this.storages = requireNonNull(storages, "storages is null");
     }
 
     @Override
@@ -39,7 +43,7 @@ public final class FileReferenceCatalog implements Catalog {
             return Optional.empty();
         }
         // opening reads footers or samples a CSV: done once, outside the map's lock
-        TableSource source = reference.get().open();
+        TableSource source = reference.get().open(storages);
         TableSource raced = opened.putIfAbsent(name, source);
         return Optional.of(raced == null ? source : raced);
     }

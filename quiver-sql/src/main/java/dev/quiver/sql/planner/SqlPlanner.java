@@ -6,6 +6,7 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.FileReferenceCatalog;
 import dev.quiver.sql.catalog.InformationSchema;
@@ -106,7 +107,7 @@ public final class SqlPlanner {
      */
     public SqlPlanner(Catalog catalog, Map<String, String> views, Settings settings) {
         // paths, globs and read_parquet/read_csv calls named in the query open as file tables
-        this.catalog = new FileReferenceCatalog(requireNonNull(catalog, "catalog is null"));
+        this.catalog = new FileReferenceCatalog(requireNonNull(catalog, "catalog is null"), Storages.from(settings));
         this.views = Map.copyOf(requireNonNull(views, "views is null"));
         this.currentSetting = new CurrentSetting(settings);
         SqlRexConvertletTable setting = CurrentSetting.convertlets(currentSetting);

@@ -9,6 +9,8 @@ import dev.quiver.engine.source.files.DataFiles;
 import dev.quiver.engine.source.files.SampledColumns;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.TableProperties;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
@@ -54,7 +56,7 @@ public final class ArrowTable implements TableSource {
 
     private ArrowTable(String name, Path path, Schema schema, List<Path> files, List<ArrowBlockSplit> splits, SampledColumns sample) {
         this.name = name;
-        this.uniqueKeys = TableProperties.uniqueKeys(path, schema);
+        this.uniqueKeys = TableProperties.uniqueKeys(Storages.LOCAL, Location.of(path), schema);
         this.path = path;
         this.schema = schema;
         this.files = List.copyOf(files);

@@ -4,12 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import java.io.IOException;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,7 +22,7 @@ import java.util.List;
  * @param partitionValues the file's values of the table's Hive partition columns (null for NULL);
  *     empty for an unpartitioned table
  */
-public record CsvFile(Path path, long start, long end, List<Object> partitionValues) {
+public record CsvFile(Location path, long start, long end, List<Object> partitionValues) {
     static final int BUFFER_SIZE = 1 << 20;
 
     public CsvFile {
@@ -35,7 +32,7 @@ public record CsvFile(Path path, long start, long end, List<Object> partitionVal
     }
 
     /** A range of a file of an unpartitioned table. */
-    public CsvFile(Path path, long start, long end) {
+    public CsvFile(Location path, long start, long end) {
         this(path, start, end, List.of());
     }
 
@@ -44,17 +41,13 @@ public record CsvFile(Path path, long start, long end, List<Object> partitionVal
     }
 
     /** A reader positioned at the file's first line. */
-    static CsvRowReader open(Path path, CsvFormat format) {
-        try {
-            return new CsvRowReader(Files.newInputStream(path), path, BUFFER_SIZE, format);
-        } catch (IOException e) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot open CSV file " + path + ": " + e.getMessage(), e);
-        }
+    static CsvRowReader open(Storage storage, Location path, CsvFormat format) {
+        return new CsvRowReader(storage.open(path, 0), storage, path, BUFFER_SIZE, 0, format);
     }
 
     /** A reader of a whole file positioned before its first data row: after the skipped rows and the header. */
-    static CsvRowReader openData(Path path, CsvFormat format) {
-        CsvRowReader reader = open(path, format);
+    static CsvRowReader openData(Storage storage, Location path, CsvFormat format) {
+        CsvRowReader reader = open(storage, path, format);
         for (long row = 0; row < format.skipRows() + (format.header() ? 1 : 0); row++) {
             reader.nextRow(); // checked when the table was opened
         }
@@ -62,29 +55,18 @@ public record CsvFile(Path path, long start, long end, List<Object> partitionVal
     }
 
     /** A reader positioned before the first row that starts in this range (after the header for the first range). */
-    CsvRowReader openRange(CsvFormat format) {
+    CsvRowReader openRange(Storage storage, CsvFormat format) {
         if (start == 0) {
-            return openData(path, format);
+            return openData(storage, path, format);
         }
-        FileChannel channel = null;
+        InputStream input = storage.open(path, start - 1);
+        CsvRowReader reader = new CsvRowReader(input, storage, path, BUFFER_SIZE, start - 1, format);
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
-            channel.position(start - 1);
-            CsvRowReader reader = new CsvRowReader(Channels.newInputStream(channel), path, BUFFER_SIZE, start - 1, format);
             reader.skipPartialLine();
             return reader;
-        } catch (IOException | RuntimeException e) {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // already failing
-                }
-            }
-            if (e instanceof QuiverException quiver) {
-                throw quiver;
-            }
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot open CSV file " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            reader.close();
+            throw e;
         }
     }
 }

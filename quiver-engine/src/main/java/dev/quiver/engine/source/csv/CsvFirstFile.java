@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,10 +33,10 @@ record CsvFirstFile(CsvFormat format, Schema schema, Sample sample, boolean spli
         requireNonNull(sample, "sample is null");
     }
 
-    static CsvFirstFile read(Path file, Optional<Schema> given, CsvOptions options) {
-        char delimiter = options.delimiter().orElseGet(() -> CsvSniffer.delimiter(file, options.format(',', true)));
+    static CsvFirstFile read(Storage storage, Location file, Optional<Schema> given, CsvOptions options) {
+        char delimiter = options.delimiter().orElseGet(() -> CsvSniffer.delimiter(storage, file, options.format(',', true)));
         CsvFormat format = options.format(delimiter, options.header().orElse(true));
-        try (CsvRowReader reader = CsvFile.open(file, format)) {
+        try (CsvRowReader reader = CsvFile.open(storage, file, format)) {
             for (long row = 0; row < format.skipRows(); row++) {
                 reader.nextRow();
             }

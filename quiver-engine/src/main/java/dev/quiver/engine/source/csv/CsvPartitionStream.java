@@ -7,6 +7,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.source.storage.Storages;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -33,11 +34,13 @@ final class CsvPartitionStream implements BatchStream {
     private int nextFile;
     private CsvRowReader reader;
     private CsvFile split;
+    private final Storages storages;
     private boolean closed;
 
-    CsvPartitionStream(Schema tableSchema, List<Integer> projection, List<CsvFile> files, CsvFormat format, BufferAllocator allocator,
-            int batchSize, PartitionMetrics metrics) {
+    CsvPartitionStream(Schema tableSchema, List<Integer> projection, List<CsvFile> files, CsvFormat format, Storages storages,
+            BufferAllocator allocator, int batchSize, PartitionMetrics metrics) {
         requireNonNull(tableSchema, "tableSchema is null");
+        this.storages = requireNonNull(storages, "storages is null");
         this.projection = projection.stream().mapToInt(Integer::intValue).toArray();
         this.files = List.copyOf(requireNonNull(files, "files is null"));
         this.format = requireNonNull(format, "format is null");
@@ -146,7 +149,7 @@ final class CsvPartitionStream implements BatchStream {
             return false;
         }
         split = files.get(nextFile++);
-        reader = split.openRange(format);
+        reader = split.openRange(storages.of(split.path()), format);
         metrics.addCounter(ScanCounters.FILES_OPENED, 1);
         metrics.addCounter(ScanCounters.SCANNED_BYTES, split.bytes());
         return true;

@@ -4,11 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +31,8 @@ final class CsvRowReader implements AutoCloseable {
     private static final byte LF = '\n';
 
     private final InputStream input;
-    private final Path file;
+    private final Storage storage;
+    private final Location file;
     private final CsvFormat format;
     /** The default NULL strings (only the empty field): checked without going through the format. */
     private final boolean emptyIsTheOnlyNull;
@@ -57,21 +58,15 @@ final class CsvRowReader implements AutoCloseable {
     private boolean[] escapes = new boolean[16];
     private boolean[] quoted = new boolean[16];
 
-    CsvRowReader(InputStream input, Path file, int bufferSize) {
-        this(input, file, bufferSize, 0, CsvFormat.DEFAULT);
-    }
-
-    CsvRowReader(InputStream input, Path file, int bufferSize, CsvFormat format) {
-        this(input, file, bufferSize, 0, format);
-    }
 
     /**
      * A reader of {@code input}, which starts at byte {@code startOffset} of the file. When that is
      * not 0, the line numbers in messages are found by counting the file's line breaks up to the
      * row in question, which only an error pays for.
      */
-    CsvRowReader(InputStream input, Path file, int bufferSize, long startOffset, CsvFormat format) {
+    CsvRowReader(InputStream input, Storage storage, Location file, int bufferSize, long startOffset, CsvFormat format) {
         this.input = requireNonNull(input, "input is null");
+        this.storage = requireNonNull(storage, "storage is null");
         this.file = requireNonNull(file, "file is null");
         this.format = requireNonNull(format, "format is null");
         this.emptyIsTheOnlyNull = format.nullStrings().equals(List.of(""));
@@ -353,15 +348,15 @@ final class CsvRowReader implements AutoCloseable {
 
     private long absoluteLine(long relativeLine) {
         if (lineBase < 0) {
-            lineBase = countLineBreaks(file, dataStart);
+            lineBase = countLineBreaks(storage, file, dataStart);
         }
         return lineBase + relativeLine;
     }
 
-    private static long countLineBreaks(Path file, long end) {
+    private static long countLineBreaks(Storage storage, Location file, long end) {
         long count = 0;
         byte[] chunk = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = storage.open(file, 0)) {
             long remaining = end;
             while (remaining > 0) {
                 int read = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
@@ -375,7 +370,7 @@ final class CsvRowReader implements AutoCloseable {
                 }
                 remaining -= read;
             }
-        } catch (IOException e) {
+        } catch (IOException | QuiverException e) {
             return 0; // only for a message: the relative line is still some help
         }
         return count;
@@ -407,7 +402,7 @@ final class CsvRowReader implements AutoCloseable {
         return format;
     }
 
-    Path file() {
+    Location file() {
         return file;
     }
 

@@ -4,7 +4,8 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.files.SampledColumns;
 import dev.quiver.engine.stats.ColumnStatistics;
 import java.math.BigDecimal;
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +33,7 @@ final class CsvSample {
      * @param tableRows the table's estimated rows
      * @param splittable whether a reader may start at any byte offset
      */
-    static List<ColumnStatistics> statistics(Schema schema, List<List<String>> firstRows, List<CsvFile> ranges, long tableRows,
+    static List<ColumnStatistics> statistics(Storages storages, Schema schema, List<List<String>> firstRows, List<CsvFile> ranges, long tableRows,
             boolean splittable, CsvFormat format) {
         List<Field> fields = schema.getFields();
         SampledColumns sample = new SampledColumns(fields.size());
@@ -41,7 +42,7 @@ final class CsvSample {
             sample.add(c, typed(fields.get(c), values.subList(0, Math.min(values.size(), SampledColumns.ROWS_PER_PART))));
         }
         if (splittable) {
-            offsets(ranges).forEach(range -> addRange(sample, fields, range, format));
+            offsets(ranges).forEach(range -> addRange(storages, sample, fields, range, format));
         }
         List<ColumnStatistics> statistics = new ArrayList<>(fields.size());
         for (int c = 0; c < fields.size(); c++) {
@@ -55,13 +56,13 @@ final class CsvSample {
 
     /** Readers' starts at {@code PARTS − 1} offsets spread evenly over the files (the first part is the table's start). */
     private static List<CsvFile> offsets(List<CsvFile> ranges) {
-        Map<Path, Long> sizes = new LinkedHashMap<>();
+        Map<Location, Long> sizes = new LinkedHashMap<>();
         ranges.forEach(range -> sizes.merge(range.path(), range.end(), Math::max));
         long total = sizes.values().stream().mapToLong(Long::longValue).sum();
         List<CsvFile> starts = new ArrayList<>();
         for (int p = 1; p < SampledColumns.PARTS && total > 0; p++) {
             long target = p * total / SampledColumns.PARTS;
-            for (Map.Entry<Path, Long> file : sizes.entrySet()) {
+            for (Map.Entry<Location, Long> file : sizes.entrySet()) {
                 if (target < file.getValue()) {
                     starts.add(new CsvFile(file.getKey(), target, file.getValue()));
                     break;
@@ -73,10 +74,10 @@ final class CsvSample {
     }
 
     /** Reads a part from the start of {@code range}; a bad row ends the part (the scan reports it, naming the line). */
-    private static void addRange(SampledColumns sample, List<Field> fields, CsvFile range, CsvFormat format) {
+    private static void addRange(Storages storages, SampledColumns sample, List<Field> fields, CsvFile range, CsvFormat format) {
         List<List<String>> columns = new ArrayList<>(fields.size());
         fields.forEach(field -> columns.add(new ArrayList<>()));
-        try (CsvRowReader reader = range.openRange(format)) {
+        try (CsvRowReader reader = range.openRange(storages.of(range.path()), format)) {
             for (int row = 0; row < SampledColumns.ROWS_PER_PART && reader.nextRow() && reader.fieldCount() == fields.size(); row++) {
                 List<String> values = reader.values();
                 for (int c = 0; c < fields.size(); c++) {

@@ -13,6 +13,7 @@ import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.ColumnStatistics;
@@ -159,7 +160,8 @@ public final class CsvScanExec extends AbstractExecutionPlan implements TableSca
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format, context.allocator(),
+        CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format,
+                Storages.forTask(context, this), context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }

@@ -1,7 +1,8 @@
 package dev.quiver.engine.source.csv;
 
 import dev.quiver.engine.error.QuiverException;
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class CsvSniffer {
      * The candidate that splits the first rows into the same number of fields (more than one)
      * most often, then into the most fields; a comma when none splits them.
      */
-    static char delimiter(Path file, CsvFormat format) {
+    static char delimiter(Storage storage, Location file, CsvFormat format) {
         char best = ',';
         double bestShare = 0;
         int bestFields = 1;
@@ -34,7 +35,7 @@ final class CsvSniffer {
             }
             Map<Integer, Integer> counts = new HashMap<>();
             int rows = 0;
-            try (CsvRowReader reader = CsvFile.open(file, format.withDelimiter(candidate))) {
+            try (CsvRowReader reader = CsvFile.open(storage, file, format.withDelimiter(candidate))) {
                 for (long skip = 0; skip < format.skipRows() && reader.nextRow(); skip++) {
                     // rows before the header
                 }

@@ -6,18 +6,20 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.files.FileListing;
-import dev.quiver.engine.source.files.FileListing.ListedFile;
 import dev.quiver.engine.source.files.HivePartitions;
 import dev.quiver.engine.source.files.HivePartitions.Partitioning;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.StatisticsPruner;
 import dev.quiver.engine.source.files.TableProperties;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +62,8 @@ public final class CsvTable implements TableSource {
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private CsvTable(String name, String location, Schema fileSchema, CsvFormat format, List<CsvFile> files, Partitioning partitioning,
-            CsvFirstFile.Sample sample, boolean splittable) {
+    private CsvTable(Storages storages, String name, String location, Schema fileSchema, CsvFormat format, List<CsvFile> files,
+            Partitioning partitioning, CsvFirstFile.Sample sample, boolean splittable) {
         this.name = name;
         this.location = location;
         this.format = format;
@@ -74,13 +76,12 @@ public final class CsvTable implements TableSource {
         this.bytesPerRow = sample.bytesPerRow();
         long bytes = files.stream().mapToLong(CsvFile::bytes).sum();
         long rows = estimateRows(bytes);
-        List<ColumnStatistics> columns = new ArrayList<>(CsvSample.statistics(fileSchema, sample.columns(), files, rows, splittable, format));
+        List<ColumnStatistics> columns = new ArrayList<>(CsvSample.statistics(storages, fileSchema, sample.columns(), files, rows, splittable, format));
         for (ColumnStatistics partition : partitioning.statistics(files.stream().map(CsvFile::path).distinct().toList())) {
             columns.add(new ColumnStatistics(Estimate.absent(), partition.distinctCount(), partition.min(), partition.max(), true));
         }
         this.statistics = new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), columns);
-        Path directory = Path.of(location);
-        this.uniqueKeys = !FileListing.isPattern(location) && Files.isDirectory(directory) ? TableProperties.uniqueKeys(directory, schema) : List.of();
+        this.uniqueKeys = FileListing.isPattern(location) ? List.of() : TableProperties.uniqueKeys(storages, Location.of(location), schema);
     }
 
     /** Opens a CSV file (or every {@code .csv} file below a directory) whose first line is a header. */
@@ -92,7 +93,7 @@ public final class CsvTable implements TableSource {
         requireNonNull(path, "path is null");
         CsvOptions headed = new CsvOptions(Optional.empty(), '"', '"', Optional.of(true), 0, List.of(""), false,
                 CsvOptions.DEFAULT_SAMPLE_ROWS, false, CsvOptions.DEFAULTS.files());
-        return open(name, List.of(path.toString()), schema, headed, splitBytes);
+        return open(Storages.LOCAL, name, List.of(path.toString()), schema, headed, splitBytes);
     }
 
     /**
@@ -103,41 +104,42 @@ public final class CsvTable implements TableSource {
      *     nothing, an empty or binary file, a header whose number of columns differs from the
      *     schema's, a row with the wrong number of fields in the sample
      */
-    public static CsvTable open(String name, List<String> locations, Optional<Schema> schema, CsvOptions options) {
-        return open(name, locations, schema, options, SPLIT_BYTES);
+    public static CsvTable open(Storages storages, String name, List<String> locations, Optional<Schema> schema, CsvOptions options) {
+        return open(storages, name, locations, schema, options, SPLIT_BYTES);
     }
 
-    static CsvTable open(String name, List<String> locations, Optional<Schema> schema, CsvOptions options, long splitBytes) {
+    static CsvTable open(Storages storages, String name, List<String> locations, Optional<Schema> schema, CsvOptions options, long splitBytes) {
+        requireNonNull(storages, "storages is null");
         requireNonNull(name, "name is null");
         requireNonNull(schema, "schema is null");
         requireNonNull(options, "options is null");
         if (options.files().unionByName()) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "union_by_name is not supported for CSV files; read files with the same columns");
         }
-        List<ListedFile> listed = FileListing.list(locations, EXTENSIONS, "CSV");
-        List<Path> paths = listed.stream().map(ListedFile::path).toList();
-        CsvFirstFile first = CsvFirstFile.read(paths.get(0), schema, options);
+        List<FileEntry> listed = FileListing.list(storages, locations, EXTENSIONS, "CSV");
+        List<Location> paths = listed.stream().map(FileEntry::location).toList();
+        CsvFirstFile first = CsvFirstFile.read(storages.of(paths.get(0)), paths.get(0), schema, options);
         Schema fileSchema = first.schema();
         Set<String> fileNames = fileSchema.getFields().stream().map(f -> f.getName().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         Partitioning partitioning = HivePartitions.of(paths, options.files().hivePartitioning(), options.files().hiveTypesAutocast()).without(fileNames);
         List<CsvFile> files = new ArrayList<>();
-        for (ListedFile file : listed) {
+        for (FileEntry file : listed) {
             if (file != listed.get(0)) {
-                checkHeader(file.path(), first.format(), fileSchema);
+                checkHeader(storages.of(file.location()), file.location(), first.format(), fileSchema);
             }
-            long size = file.bytes();
+            long size = file.size();
             long ranges = first.splittable() ? Math.max(1, size / splitBytes) : 1;
-            List<Object> values = partitioning.valuesOf(file.path());
+            List<Object> values = partitioning.valuesOf(file.location());
             for (long r = 0; r < ranges; r++) {
-                files.add(new CsvFile(file.path(), size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges, values));
+                files.add(new CsvFile(file.location(), size * r / ranges, r == ranges - 1 ? size : size * (r + 1) / ranges, values));
             }
         }
-        return new CsvTable(name, String.join(", ", locations), fileSchema, first.format(), files, partitioning, first.sample(), first.splittable());
+        return new CsvTable(storages, name, String.join(", ", locations), fileSchema, first.format(), files, partitioning, first.sample(), first.splittable());
     }
 
     /** A later file's first row: its header must have the table's number of columns (so must its first row without one). */
-    private static void checkHeader(Path file, CsvFormat format, Schema schema) {
-        try (CsvRowReader reader = CsvFile.open(file, format)) {
+    private static void checkHeader(Storage storage, Location file, CsvFormat format, Schema schema) {
+        try (CsvRowReader reader = CsvFile.open(storage, file, format)) {
             for (long row = 0; row < format.skipRows(); row++) {
                 reader.nextRow();
             }
@@ -170,7 +172,7 @@ public final class CsvTable implements TableSource {
         return location;
     }
 
-    public List<Path> files() {
+    public List<Location> files() {
         return files.stream().map(CsvFile::path).distinct().toList();
     }
 

@@ -4,11 +4,14 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.arrow.ArrowTable;
 import dev.quiver.engine.source.csv.CsvTable;
-import java.nio.file.Files;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -53,35 +56,41 @@ public enum FileFormat {
      * a directory by the extension of its files, a pattern without an extension by the files it
      * matches; several locations by the first.
      */
-    public static FileFormat detect(List<String> locations) {
+    public static FileFormat detect(Storages storages, List<String> locations) {
         if (locations.isEmpty()) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "No file given");
         }
         String location = locations.get(0);
         if (!FileListing.isPattern(location)) {
-            return detect(Path.of(location));
+            return detect(storages, Location.of(location));
         }
         String last = location.substring(location.lastIndexOf('/') + 1);
         FileFormat format = FileListing.isPattern(DataFiles.extension(last)) ? null : byExtension(DataFiles.extension(last));
         if (format != null) {
             return format;
         }
-        List<FileListing.ListedFile> files = FileListing.list(List.of(location), Set.of(), "data");
-        format = byExtension(DataFiles.extension(files.get(0).path().getFileName().toString()));
+        List<FileEntry> files = FileListing.list(storages, List.of(location), Set.of(), "data");
+        format = byExtension(DataFiles.extension(files.get(0).location().fileName()));
         if (format == null) {
-            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cannot tell the format of " + files.get(0).path() + " (matched by '"
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cannot tell the format of " + files.get(0).location() + " (matched by '"
                     + location + "') from its extension; name the files .parquet, .arrow, .feather or .csv, or use read_parquet, read_csv");
         }
         return format;
     }
 
-    /** The format of a file by its extension, or of a directory by the extension of the files in it. */
+    /** The format of a local file or directory ({@link #detect(Storages, Location)}). */
     public static FileFormat detect(Path path) {
-        if (!Files.exists(path)) {
+        return detect(Storages.LOCAL, Location.of(path));
+    }
+
+    /** The format of a file by its extension, or of a directory by the extension of the files in it. */
+    public static FileFormat detect(Storages storages, Location path) {
+        Optional<FileEntry> entry = storages.of(path).stat(path);
+        if (entry.isEmpty()) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "path " + path + " does not exist");
         }
-        if (!Files.isDirectory(path)) {
-            FileFormat format = byExtension(DataFiles.extension(path.getFileName().toString()));
+        if (!entry.get().directory()) {
+            FileFormat format = byExtension(DataFiles.extension(path.fileName()));
             if (format == null) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "cannot tell the format of " + path
                         + " from its extension; name it .parquet, .arrow, .feather or .csv, or give the format (STORED AS ...)");
@@ -92,8 +101,8 @@ public enum FileFormat {
         Set<String> known = new TreeSet<>();
         Arrays.stream(values()).forEach(format -> known.addAll(format.extensions));
         try {
-            FileListing.list(List.of(path.toString()), known, "data").stream()
-                    .map(file -> byExtension(DataFiles.extension(file.path().getFileName().toString())))
+            FileListing.list(storages, List.of(path.toString()), known, "data").stream()
+                    .map(file -> byExtension(DataFiles.extension(file.location().fileName())))
                     .forEach(found::add);
         } catch (QuiverException e) {
             // a directory without data files: reported below

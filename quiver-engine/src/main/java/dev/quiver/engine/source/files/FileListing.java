@@ -1,18 +1,24 @@
 package dev.quiver.engine.source.files;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import dev.quiver.engine.source.storage.Storages;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -22,13 +28,12 @@ import java.util.TreeSet;
  * segment at a time, where a segment {@code **} matches any number of directories (none included).
  * Names starting with {@code .} or {@code _} (Spark's and DuckDB's marker files, {@code _temporary}
  * directories) are skipped unless the pattern names them literally. The files of each location are
- * sorted by path; several locations are listed in the order given, a file found twice once.
+ * sorted by location; several locations are listed in the order given, a file found twice once.
+ * Locations are local paths or object-store URIs ({@code s3://bucket/prefix/*.parquet}), listed
+ * through their {@link Storage}.
  */
 public final class FileListing {
     private FileListing() {}
-
-    /** One data file: its path (as the location spelled it) and its size in bytes. */
-    public record ListedFile(Path path, long bytes) {}
 
     /**
      * The data files of {@code locations}.
@@ -38,19 +43,18 @@ public final class FileListing {
      * @throws QuiverException SOURCE_ERROR naming the location for a missing path, a pattern that
      *     matches no file, or a directory without such files
      */
-    public static List<ListedFile> list(List<String> locations, Set<String> extensions, String formatName) {
+    public static List<FileEntry> list(Storages storages, List<String> locations, Set<String> extensions, String formatName) {
+        requireNonNull(storages, "storages is null");
         if (locations.isEmpty()) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "No " + formatName + " file given");
         }
-        Set<Path> found = new LinkedHashSet<>();
+        Map<Location, FileEntry> found = new LinkedHashMap<>();
         for (String location : locations) {
-            found.addAll(paths(location, extensions, formatName));
+            for (FileEntry file : files(storages, location, extensions, formatName)) {
+                found.putIfAbsent(file.location(), file);
+            }
         }
-        List<ListedFile> files = new ArrayList<>(found.size());
-        for (Path path : found) {
-            files.add(new ListedFile(path, DataFiles.size(path)));
-        }
-        return files;
+        return List.copyOf(found.values());
     }
 
     /** Whether {@code location} is a pattern rather than a path. */
@@ -64,60 +68,80 @@ public final class FileListing {
         return false;
     }
 
-    private static Set<Path> paths(String location, Set<String> extensions, String formatName) {
-        if (location.isBlank()) {
+    private static List<FileEntry> files(Storages storages, String text, Set<String> extensions, String formatName) {
+        if (text.isBlank()) {
             throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The " + formatName + " path is empty");
         }
-        if (isPattern(location)) {
-            Set<Path> matched = matches(location);
+        if (isPattern(text)) {
+            List<FileEntry> matched = matches(storages, text);
             if (matched.isEmpty()) {
-                throw new QuiverException(ErrorCode.SOURCE_ERROR, "No files match the pattern '" + location + "'");
+                throw new QuiverException(ErrorCode.SOURCE_ERROR, "No files match the pattern '" + text + "'");
             }
             return matched;
         }
-        Path path = Path.of(location);
-        if (!Files.exists(path)) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, formatName + " path " + path + " does not exist");
+        Location location = Location.of(text);
+        Storage storage = storages.of(location);
+        Optional<FileEntry> entry = storage.stat(location);
+        if (entry.isEmpty()) {
+            throw new QuiverException(ErrorCode.SOURCE_ERROR, formatName + " path " + location + " does not exist");
         }
-        if (!Files.isDirectory(path)) {
-            if (!Files.isReadable(path)) {
-                throw new QuiverException(ErrorCode.SOURCE_ERROR, formatName + " file " + path + " is not readable");
-            }
-            return Set.of(path);
+        if (!entry.get().directory()) {
+            return List.of(entry.get());
         }
-        Set<Path> files = new TreeSet<>();
-        walkAll(path, files, extensions);
+        List<FileEntry> files = storage.listAll(location).stream()
+                .filter(file -> extensions.contains(DataFiles.extension(file.location().fileName())))
+                .toList();
         if (files.isEmpty()) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "directory " + path + " holds no " + formatName + " files ("
+            throw new QuiverException(ErrorCode.SOURCE_ERROR, "directory " + location + " holds no " + formatName + " files ("
                     + String.join(", ", new TreeSet<>(extensions)) + ")");
         }
         return files;
     }
 
-    private static Set<Path> matches(String pattern) {
-        String[] segments = pattern.split("/+", -1);
+    private static List<FileEntry> matches(Storages storages, String pattern) {
+        // a URI's scheme and authority (s3://bucket) are the root the rest is matched below
+        String root = "";
+        String rest = pattern;
+        if (Location.hasScheme(pattern)) {
+            int slash = pattern.indexOf('/', pattern.indexOf("://") + 3);
+            root = slash < 0 ? pattern : pattern.substring(0, slash);
+            rest = slash < 0 ? "" : pattern.substring(slash + 1);
+        }
+        String[] segments = rest.split("/+", -1);
         int first = 0;
         while (first < segments.length && !isPattern(segments[first])) {
             first++;
         }
         String prefix = String.join("/", Arrays.copyOfRange(segments, 0, first));
-        Path base = pattern.startsWith("/") && prefix.isEmpty() ? Path.of("/") : Path.of(prefix.isEmpty() ? "." : prefix);
-        boolean relativeDot = prefix.isEmpty() && !pattern.startsWith("/");
-        Set<Path> found = new TreeSet<>();
-        if (Files.isDirectory(base)) {
-            walk(base, List.of(segments).subList(first, segments.length), found);
+        Location base;
+        boolean relativeDot = false;
+        if (!root.isEmpty()) {
+            base = new Location(root + "/" + prefix);
+        } else if (pattern.startsWith("/") && prefix.isEmpty()) {
+            base = Location.of("/");
+        } else {
+            base = Location.of(prefix.isEmpty() ? "." : prefix);
+            relativeDot = prefix.isEmpty();
+        }
+        Storage storage = storages.of(base);
+        Map<Location, FileEntry> found = new TreeMap<>();
+        Optional<FileEntry> start = storage.stat(base);
+        if (start.isPresent() && start.get().directory()) {
+            walk(storage, base, List.of(segments).subList(first, segments.length), found);
         }
         if (!relativeDot) {
-            return found;
+            return List.copyOf(found.values());
         }
         // a pattern without a directory part: paths as the user wrote them, without "./"
-        Set<Path> stripped = new TreeSet<>();
-        found.forEach(path -> stripped.add(base.relativize(path)));
+        Path dot = base.path();
+        List<FileEntry> stripped = new ArrayList<>();
+        found.values().forEach(file -> stripped.add(FileEntry.file(Location.of(dot.relativize(file.location().path())), file.size())));
+        stripped.sort((a, b) -> a.location().compareTo(b.location()));
         return stripped;
     }
 
     /** Adds the files below {@code dir} that match {@code segments}. */
-    private static void walk(Path dir, List<String> segments, Set<Path> found) {
+    private static void walk(Storage storage, Location dir, List<String> segments, Map<Location, FileEntry> found) {
         if (segments.isEmpty()) {
             return;
         }
@@ -125,72 +149,41 @@ public final class FileListing {
         List<String> rest = segments.subList(1, segments.size());
         if (segment.equals("**")) {
             if (rest.isEmpty()) {
-                walkAll(dir, found, Set.of());
+                storage.listAll(dir).forEach(file -> found.put(file.location(), file));
                 return;
             }
-            walk(dir, rest, found);
-            for (Path child : children(dir)) {
-                if (Files.isDirectory(child) && !hidden(child)) {
-                    walk(child, segments, found);
+            walk(storage, dir, rest, found);
+            for (FileEntry child : storage.list(dir)) {
+                if (child.directory() && !child.hidden()) {
+                    walk(storage, child.location(), segments, found);
                 }
             }
             return;
         }
         if (!isPattern(segment)) {
-            Path child = dir.resolve(segment);
-            if (rest.isEmpty() ? Files.isRegularFile(child) : Files.isDirectory(child)) {
+            Optional<FileEntry> child = storage.stat(dir.resolve(segment));
+            if (child.isPresent() && child.get().directory() != rest.isEmpty()) {
                 if (rest.isEmpty()) {
-                    found.add(child);
+                    found.put(child.get().location(), child.get());
                 } else {
-                    walk(child, rest, found);
+                    walk(storage, child.get().location(), rest, found);
                 }
             }
             return;
         }
         PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + segment);
         boolean literalHidden = segment.startsWith(".") || segment.startsWith("_");
-        for (Path child : children(dir)) {
-            if ((hidden(child) && !literalHidden) || !matcher.matches(child.getFileName())) {
+        for (FileEntry child : storage.list(dir)) {
+            if ((child.hidden() && !literalHidden) || !matcher.matches(Path.of(child.location().fileName()))) {
                 continue;
             }
             if (rest.isEmpty()) {
-                if (Files.isRegularFile(child)) {
-                    found.add(child);
+                if (!child.directory()) {
+                    found.put(child.location(), child);
                 }
-            } else if (Files.isDirectory(child)) {
-                walk(child, rest, found);
+            } else if (child.directory()) {
+                walk(storage, child.location(), rest, found);
             }
         }
-    }
-
-    /** Every file below {@code dir} (at any depth) with one of {@code extensions} (any, when empty). */
-    private static void walkAll(Path dir, Set<Path> found, Set<String> extensions) {
-        for (Path child : children(dir)) {
-            if (hidden(child)) {
-                continue;
-            }
-            if (Files.isDirectory(child)) {
-                walkAll(child, found, extensions);
-            } else if (Files.isRegularFile(child)
-                    && (extensions.isEmpty() || extensions.contains(DataFiles.extension(child.getFileName().toString())))) {
-                found.add(child);
-            }
-        }
-    }
-
-    private static boolean hidden(Path path) {
-        String name = path.getFileName().toString();
-        return name.startsWith(".") || name.startsWith("_");
-    }
-
-    private static List<Path> children(Path dir) {
-        List<Path> children = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            entries.forEach(children::add);
-        } catch (IOException e) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot list directory " + dir + ": " + e.getMessage(), e);
-        }
-        children.sort(null);
-        return children;
     }
 }

@@ -8,6 +8,8 @@ import dev.quiver.engine.source.arrow.ArrowTable;
 import dev.quiver.engine.source.csv.CsvOptions;
 import dev.quiver.engine.source.csv.CsvTable;
 import dev.quiver.engine.source.parquet.ParquetTable;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
 import java.nio.file.Path;
@@ -29,7 +31,7 @@ public final class FileTables {
      */
     public static TableSource open(String name, Path path, Optional<FileFormat> format, Optional<Schema> columns) {
         requireNonNull(path, "path is null");
-        return open(name, List.of(path.toString()), format, columns, FileOptions.NONE);
+        return open(Storages.LOCAL, name, List.of(path.toString()), format, columns, FileOptions.NONE);
     }
 
     /**
@@ -37,30 +39,38 @@ public final class FileTables {
      * {@link FileListing}), as {@code read_parquet}, {@code read_csv} and
      * {@code CREATE EXTERNAL TABLE ... OPTIONS (...)} do.
      *
-     * @param format the format, or empty to detect it from the extension ({@link FileFormat#detect(List)})
+     * @param storages where the locations are (local paths, {@code s3://} URIs)
+     * @param format the format, or empty to detect it from the extension ({@link FileFormat#detect(Storages, List)})
      * @param options the format's options ({@link MultiFileOptions} for every format, the CSV
      *     options for CSV); an option the format does not know is INVALID_ARGUMENT
      */
-    public static TableSource open(String name, List<String> locations, Optional<FileFormat> format, Optional<Schema> columns, FileOptions options) {
+    public static TableSource open(Storages storages, String name, List<String> locations, Optional<FileFormat> format, Optional<Schema> columns,
+            FileOptions options) {
+        requireNonNull(storages, "storages is null");
         requireNonNull(name, "name is null");
         requireNonNull(locations, "locations is null");
         requireNonNull(options, "options is null");
-        FileFormat actual = format.orElseGet(() -> FileFormat.detect(locations));
+        FileFormat actual = format.orElseGet(() -> FileFormat.detect(storages, locations));
         String where = actual.name().toLowerCase(java.util.Locale.ROOT) + " files";
         TableSource table = switch (actual) {
             case PARQUET -> {
                 MultiFileOptions multi = MultiFileOptions.from(options);
                 options.checkAllRead(where);
-                yield ParquetTable.open(name, locations, multi);
+                yield ParquetTable.open(storages, name, locations, multi);
             }
             case ARROW -> {
                 options.checkAllRead(where);
-                yield ArrowTable.open(name, Path.of(single(locations, actual)));
+                Location location = Location.of(single(locations, actual));
+                if (!location.isLocal()) {
+                    throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Arrow IPC tables are read from local files, not " + location
+                            + "; store the table as Parquet or CSV");
+                }
+                yield ArrowTable.open(name, location.path());
             }
             case CSV -> {
                 CsvOptions csv = CsvOptions.from(options);
                 options.checkAllRead(where);
-                yield CsvTable.open(name, locations, columns, csv);
+                yield CsvTable.open(storages, name, locations, columns, csv);
             }
         };
         if (actual != FileFormat.CSV && columns.isPresent()) {

@@ -7,7 +7,7 @@ import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -55,7 +55,7 @@ public final class HivePartitions {
      * The partition columns of a table and each file's values of them (in column order, Java
      * values as {@link QuiverTypes} describes; null for NULL).
      */
-    public record Partitioning(List<Field> columns, Map<Path, List<Object>> values) {
+    public record Partitioning(List<Field> columns, Map<Location, List<Object>> values) {
         public static final Partitioning NONE = new Partitioning(List.of(), Map.of());
 
         public Partitioning {
@@ -77,7 +77,7 @@ public final class HivePartitions {
             if (kept.isEmpty()) {
                 return NONE;
             }
-            Map<Path, List<Object>> keptValues = new HashMap<>();
+            Map<Location, List<Object>> keptValues = new HashMap<>();
             values.forEach((file, row) -> {
                 List<Object> keptRow = new ArrayList<>();
                 kept.forEach(c -> keptRow.add(row.get(c)));
@@ -86,7 +86,7 @@ public final class HivePartitions {
             return new Partitioning(kept.stream().map(columns::get).toList(), keptValues);
         }
 
-        public List<Object> valuesOf(Path file) {
+        public List<Object> valuesOf(Location file) {
             return columns.isEmpty() ? List.of() : values.get(file);
         }
 
@@ -94,14 +94,14 @@ public final class HivePartitions {
          * Statistics of the partition columns over {@code files}: exact bounds, NULL counts in
          * files (one file counts as one "row" here) and the number of distinct values.
          */
-        public List<ColumnStatistics> statistics(Collection<Path> files) {
+        public List<ColumnStatistics> statistics(Collection<Location> files) {
             List<ColumnStatistics> statistics = new ArrayList<>(columns.size());
             for (int c = 0; c < columns.size(); c++) {
                 Object min = null;
                 Object max = null;
                 long nulls = 0;
                 Set<Object> distinct = new HashSet<>();
-                for (Path file : files) {
+                for (Location file : files) {
                     Object value = values.get(file).get(c);
                     if (value == null) {
                         nulls++;
@@ -121,12 +121,12 @@ public final class HivePartitions {
     private HivePartitions() {}
 
     /** The partitioning of {@code files} under {@code mode}; with {@code autocast} false every key is VARCHAR. */
-    public static Partitioning of(List<Path> files, Mode mode, boolean autocast) {
+    public static Partitioning of(List<Location> files, Mode mode, boolean autocast) {
         if (mode == Mode.OFF || files.isEmpty()) {
             return Partitioning.NONE;
         }
         List<Map<String, String>> keys = new ArrayList<>(files.size());
-        for (Path file : files) {
+        for (Location file : files) {
             keys.add(keys(file));
         }
         Set<String> names = keys.get(0).keySet();
@@ -148,7 +148,7 @@ public final class HivePartitions {
             types.add(type);
             columns.add(QuiverTypes.field(name, type, true));
         }
-        Map<Path, List<Object>> values = new HashMap<>();
+        Map<Location, List<Object>> values = new HashMap<>();
         for (int f = 0; f < files.size(); f++) {
             List<Object> row = new ArrayList<>(names.size());
             int c = 0;
@@ -161,14 +161,9 @@ public final class HivePartitions {
     }
 
     /** The {@code key=value} directories of a path, by key (the last one of a key wins). */
-    static Map<String, String> keys(Path file) {
+    static Map<String, String> keys(Location file) {
         Map<String, String> keys = new TreeMap<>();
-        Path parent = file.getParent();
-        if (parent == null) {
-            return keys;
-        }
-        for (Path segment : parent) {
-            String name = segment.toString();
+        for (String name : file.parentNames()) {
             int equals = name.indexOf('=');
             if (equals > 0) {
                 keys.put(decode(name.substring(0, equals)), decode(name.substring(equals + 1)));

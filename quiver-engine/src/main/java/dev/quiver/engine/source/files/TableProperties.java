@@ -2,7 +2,12 @@ package dev.quiver.engine.source.files;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import dev.quiver.engine.source.storage.Storages;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -40,13 +45,17 @@ public final class TableProperties {
      *
      * @throws QuiverException SOURCE_ERROR naming the file when it cannot be read or names a column the table lacks
      */
-    public static List<List<Integer>> uniqueKeys(Path tablePath, Schema schema) {
-        Path file = tablePath.resolve(FILE_NAME);
-        if (!Files.isDirectory(tablePath) || !Files.isRegularFile(file)) {
+    public static List<List<Integer>> uniqueKeys(Storages storages, Location tablePath, Schema schema) {
+        Storage storage = storages.of(tablePath);
+        if (!storage.stat(tablePath).map(FileEntry::directory).orElse(false)) {
+            return List.of();
+        }
+        Location file = tablePath.resolve(FILE_NAME);
+        if (storage.stat(file).map(entry -> entry.directory()).orElse(true)) {
             return List.of();
         }
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (Reader reader = new InputStreamReader(storage.open(file, 0), StandardCharsets.UTF_8)) {
             properties.load(reader);
         } catch (IOException | IllegalArgumentException e) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot read table properties " + file + ": " + e.getMessage(), e);
@@ -81,7 +90,7 @@ public final class TableProperties {
         }
     }
 
-    private static int ordinal(Schema schema, String column, Path file) {
+    private static int ordinal(Schema schema, String column, Location file) {
         List<Field> fields = schema.getFields();
         for (int i = 0; i < fields.size(); i++) {
             if (fields.get(i).getName().toLowerCase(Locale.ROOT).equals(column.toLowerCase(Locale.ROOT))) {

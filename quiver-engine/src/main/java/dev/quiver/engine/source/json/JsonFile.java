@@ -2,7 +2,7 @@ package dev.quiver.engine.source.json;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.List;
  * @param bytes its size
  * @param partitionValues the file's values of the table's Hive partition columns (null for NULL)
  */
-public record JsonFile(Path path, long bytes, List<Object> partitionValues) {
+public record JsonFile(Location path, long bytes, List<Object> partitionValues) {
     public JsonFile {
         requireNonNull(path, "path is null");
         // values may be NULL, which List.copyOf refuses

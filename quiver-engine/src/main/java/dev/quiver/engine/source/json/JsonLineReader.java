@@ -7,11 +7,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Reads a JSON Lines file one object at a time: after {@link #next()}, {@link #parser()} stands
@@ -22,19 +23,16 @@ final class JsonLineReader implements AutoCloseable {
     /** One factory for every reader: Jackson's factories are thread-safe and costly to make. */
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private final Path file;
+    private final Location file;
     private final BufferedReader lines;
     private String line;
     private long lineNumber;
     private JsonParser parser;
 
-    JsonLineReader(Path file) {
+    JsonLineReader(Storage storage, Location file) {
         this.file = requireNonNull(file, "file is null");
-        try {
-            this.lines = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot open JSON file " + file + ": " + e.getMessage(), e);
-        }
+        // a decoder that reports malformed input, as Files.newBufferedReader's does
+        this.lines = new BufferedReader(new InputStreamReader(storage.open(file, 0), StandardCharsets.UTF_8.newDecoder()));
     }
 
     /**
@@ -86,7 +84,7 @@ final class JsonLineReader implements AutoCloseable {
         return line == null ? 0 : line.length() + 1L;
     }
 
-    Path file() {
+    Location file() {
         return file;
     }
 

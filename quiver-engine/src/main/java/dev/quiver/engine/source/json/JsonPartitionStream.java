@@ -8,6 +8,7 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
 import java.util.Arrays;
@@ -45,12 +46,14 @@ final class JsonPartitionStream implements BatchStream {
     private final boolean[] written;
     private int nextFile;
     private JsonLineReader reader;
+    private final Storages storages;
     private JsonFile file;
     private boolean closed;
 
-    JsonPartitionStream(Schema tableSchema, List<Integer> projection, List<JsonFile> files, boolean ignoreErrors, BufferAllocator allocator,
-            int batchSize, PartitionMetrics metrics) {
+    JsonPartitionStream(Schema tableSchema, List<Integer> projection, List<JsonFile> files, boolean ignoreErrors, Storages storages,
+            BufferAllocator allocator, int batchSize, PartitionMetrics metrics) {
         requireNonNull(tableSchema, "tableSchema is null");
+        this.storages = requireNonNull(storages, "storages is null");
         this.projection = projection.stream().mapToInt(Integer::intValue).toArray();
         this.schema = new Schema(projection.stream().map(tableSchema.getFields()::get).toList());
         this.files = List.copyOf(requireNonNull(files, "files is null"));
@@ -176,7 +179,7 @@ final class JsonPartitionStream implements BatchStream {
             return false;
         }
         file = files.get(nextFile++);
-        reader = new JsonLineReader(file.path());
+        reader = new JsonLineReader(storages.of(file.path()), file.path());
         metrics.addCounter(ScanCounters.FILES_OPENED, 1);
         metrics.addCounter(ScanCounters.SCANNED_BYTES, file.bytes());
         return true;

@@ -12,6 +12,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.ColumnStatistics;
@@ -151,7 +152,8 @@ public final class JsonScanExec extends AbstractExecutionPlan implements TableSc
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
-        JsonPartitionStream stream = new JsonPartitionStream(tableSchema, projection, partitions.get(partition), ignoreErrors, context.allocator(),
+        JsonPartitionStream stream = new JsonPartitionStream(tableSchema, projection, partitions.get(partition), ignoreErrors,
+                Storages.forTask(context, this), context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }

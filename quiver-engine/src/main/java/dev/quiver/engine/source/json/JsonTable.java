@@ -7,7 +7,6 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.files.FileListing;
-import dev.quiver.engine.source.files.FileListing.ListedFile;
 import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.HivePartitions;
 import dev.quiver.engine.source.files.HivePartitions.Partitioning;
@@ -15,13 +14,16 @@ import dev.quiver.engine.source.files.MultiFileOptions;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.StatisticsPruner;
 import dev.quiver.engine.source.files.TextValues;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -78,7 +80,8 @@ public final class JsonTable implements TableSource {
      * ({@code columns} comes as {@code schema}): {@code sample_size}, {@code ignore_errors},
      * {@code format} ({@code newline_delimited}, or {@code auto}), and the multi-file ones.
      */
-    public static JsonTable open(String name, List<String> locations, Optional<Schema> schema, FileOptions options) {
+    public static JsonTable open(Storages storages, String name, List<String> locations, Optional<Schema> schema, FileOptions options) {
+        requireNonNull(storages, "storages is null");
         requireNonNull(name, "name is null");
         requireNonNull(schema, "schema is null");
         long sampleRows = options.integer("sample_size").orElse(DEFAULT_SAMPLE_ROWS);
@@ -92,26 +95,26 @@ public final class JsonTable implements TableSource {
         if (multi.unionByName()) {
             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "union_by_name is not supported for JSON files");
         }
-        List<ListedFile> listed = FileListing.list(locations, EXTENSIONS, "JSON");
-        List<Path> paths = listed.stream().map(ListedFile::path).toList();
-        Sample sample = sample(paths.get(0), sampleRows < 0 ? Long.MAX_VALUE : sampleRows, ignoreErrors);
+        List<FileEntry> listed = FileListing.list(storages, locations, EXTENSIONS, "JSON");
+        List<Location> paths = listed.stream().map(FileEntry::location).toList();
+        Sample sample = sample(storages.of(paths.get(0)), paths.get(0), sampleRows < 0 ? Long.MAX_VALUE : sampleRows, ignoreErrors);
         Schema fileSchema = schema.orElseGet(() -> new Schema(sample.inference().fields()));
         if (fileSchema.getFields().isEmpty()) {
             throw new QuiverException(ErrorCode.SOURCE_ERROR, "JSON file " + paths.get(0) + " has no object with a key to make a column of");
         }
         Set<String> names = fileSchema.getFields().stream().map(f -> f.getName().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         Partitioning partitioning = HivePartitions.of(paths, multi.hivePartitioning(), multi.hiveTypesAutocast()).without(names);
-        List<JsonFile> files = listed.stream().map(file -> new JsonFile(file.path(), file.bytes(), partitioning.valuesOf(file.path()))).toList();
+        List<JsonFile> files = listed.stream().map(file -> new JsonFile(file.location(), file.size(), partitioning.valuesOf(file.location()))).toList();
         return new JsonTable(name, fileSchema, files, partitioning, sample.bytesPerRow(), ignoreErrors);
     }
 
     private record Sample(JsonSchemaInference inference, double bytesPerRow) {}
 
-    private static Sample sample(Path file, long rows, boolean ignoreErrors) {
+    private static Sample sample(Storage storage, Location file, long rows, boolean ignoreErrors) {
         JsonSchemaInference inference = new JsonSchemaInference();
         long bytes = 0;
         long objects = 0;
-        try (JsonLineReader reader = new JsonLineReader(file)) {
+        try (JsonLineReader reader = new JsonLineReader(storage, file)) {
             while (objects < rows) {
                 try {
                     if (!reader.next()) {
@@ -161,7 +164,7 @@ public final class JsonTable implements TableSource {
         return statistics;
     }
 
-    public List<Path> files() {
+    public List<Location> files() {
         return files.stream().map(JsonFile::path).toList();
     }
 

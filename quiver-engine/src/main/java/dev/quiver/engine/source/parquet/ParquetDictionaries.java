@@ -1,8 +1,9 @@
 package dev.quiver.engine.source.parquet;
 
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Storage;
 import dev.quiver.engine.stats.Estimate;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +13,6 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
@@ -30,7 +30,7 @@ final class ParquetDictionaries {
      * which it does when the dictionary grows too large; absent without a dictionary or when the
      * footer does not say which pages use it.
      */
-    static List<Estimate[]> sizes(Path file, List<BlockMetaData> blocks, List<ParquetColumn> fileColumns) {
+    static List<Estimate[]> sizes(Storage storage, FileEntry file, List<BlockMetaData> blocks, List<ParquetColumn> fileColumns) {
         int columns = fileColumns.size();
         List<Estimate[]> sizes = new ArrayList<>(blocks.size());
         SeekableInputStream stream = null;
@@ -48,7 +48,7 @@ final class ParquetDictionaries {
                         continue;
                     }
                     if (stream == null) {
-                        stream = new LocalInputFile(file).newStream();
+                        stream = new StorageInputFile(storage, file.location(), file.size()).newStream();
                     }
                     stream.seek(chunk.getDictionaryPageOffset());
                     PageHeader header = Util.readPageHeader(stream);

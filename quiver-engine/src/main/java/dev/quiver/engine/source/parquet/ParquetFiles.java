@@ -3,6 +3,8 @@ package dev.quiver.engine.source.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -10,15 +12,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.QuiverParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.LocalInputFile;
 
 /** Entry points for writing Parquet files; see {@link ParquetBatchWriter} for streaming writes. */
 public final class ParquetFiles {
     private ParquetFiles() {}
 
-    /** Opens a local file for reading (footer included), without Hadoop. */
-    static ParquetFileReader openReader(Path path) throws IOException {
-        return ParquetFileReader.open(new LocalInputFile(path), QuiverParquetReadOptions.create(ParquetCodecs.INSTANCE));
+    /** Opens a file of {@code storage} of {@code size} bytes for reading (footer included), without Hadoop. */
+    static ParquetFileReader openReader(Storage storage, Location file, long size) throws IOException {
+        return ParquetFileReader.open(new StorageInputFile(storage, file, size), QuiverParquetReadOptions.create(ParquetCodecs.INSTANCE));
     }
 
     /** What a write produced. */

@@ -4,10 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,11 +30,12 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * file lacks, with {@code union_by_name}, is all NULL in it; a partition column is one value).
  *
  * @param file the file
+ * @param fileSize its size in bytes
  * @param columns the file's top-level columns
  * @param blocks the footer's row groups
  * @param dictionaries per row group and column, the dictionary sizes ({@link ParquetDictionaries})
  */
-record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData> blocks, List<Estimate[]> dictionaries) {
+record ParquetFooter(Location file, long fileSize, List<ParquetColumn> columns, List<BlockMetaData> blocks, List<Estimate[]> dictionaries) {
     ParquetFooter {
         requireNonNull(file, "file is null");
         columns = List.copyOf(columns);
@@ -40,10 +43,11 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
         dictionaries = List.copyOf(dictionaries);
     }
 
-    /** Reads the footer of {@code file} (and the headers of its dictionary pages). */
-    static ParquetFooter read(Path file) {
+    /** Reads the footer of {@code entry} (and the headers of its dictionary pages). */
+    static ParquetFooter read(Storage storage, FileEntry entry) {
+        Location file = entry.location();
         ParquetMetadata footer;
-        try (ParquetFileReader reader = ParquetFiles.openReader(file)) {
+        try (ParquetFileReader reader = ParquetFiles.openReader(storage, file, entry.size())) {
             footer = reader.getFooter();
         } catch (IOException | RuntimeException e) {
             String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -52,11 +56,11 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
         List<ParquetColumn> columns = ParquetSchemas.columns(footer.getFileMetaData().getSchema(), file.toString());
         List<BlockMetaData> blocks = footer.getBlocks();
         checkCodecs(file, blocks);
-        return new ParquetFooter(file, columns, blocks, ParquetDictionaries.sizes(file, blocks, columns));
+        return new ParquetFooter(file, entry.size(), columns, blocks, ParquetDictionaries.sizes(storage, entry, blocks, columns));
     }
 
     /** A codec Quiver cannot decompress fails the opening, naming it, rather than the scan with "could not decompress page". */
-    private static void checkCodecs(Path file, List<BlockMetaData> blocks) {
+    private static void checkCodecs(Location file, List<BlockMetaData> blocks) {
         for (BlockMetaData block : blocks) {
             for (ColumnChunkMetaData chunk : block.getColumns()) {
                 if (!ParquetCodecs.supports(chunk.getCodec())) {
@@ -110,7 +114,7 @@ record ParquetFooter(Path file, List<ParquetColumn> columns, List<BlockMetaData>
                         : ParquetStatistics.of(chunk.getStatistics(), column, rows, dictionaries.get(index)[own]));
                 bytes[c] = chunkBytes(block, column);
             }
-            rowGroups.add(new ParquetRowGroup(file, index, rows, stats, bytes, partitionValues));
+            rowGroups.add(new ParquetRowGroup(file, fileSize, index, rows, stats, bytes, partitionValues));
         }
         return rowGroups;
     }

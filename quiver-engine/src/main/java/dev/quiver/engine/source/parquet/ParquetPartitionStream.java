@@ -7,9 +7,10 @@ import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -67,9 +68,10 @@ final class ParquetPartitionStream implements BatchStream {
     private final int batchSize;
     private final PartitionMetrics metrics;
     private final ScanCounters counters;
+    private final Storages storages;
     private int nextRowGroup;
     private ParquetFileReader file;
-    private Path filePath;
+    private Location filePath;
     /** Per output column: the file's column, or null for a partition column or one the file lacks. */
     private ParquetColumn[] columns;
     private ColumnReader[] readers;
@@ -84,7 +86,8 @@ final class ParquetPartitionStream implements BatchStream {
      * @param projection the table columns to produce, in order
      */
     ParquetPartitionStream(Schema tableSchema, List<Integer> projection, int partitionColumns, List<ParquetRowGroup> rowGroups,
-            BufferAllocator allocator, int batchSize, PartitionMetrics metrics, ScanCounters counters) {
+            Storages storages, BufferAllocator allocator, int batchSize, PartitionMetrics metrics, ScanCounters counters) {
+        this.storages = requireNonNull(storages, "storages is null");
         requireNonNull(tableSchema, "tableSchema is null");
         this.tableColumns = projection.stream().mapToInt(Integer::intValue).toArray();
         this.schema = new Schema(projection.stream().map(tableSchema.getFields()::get).toList());
@@ -128,7 +131,7 @@ final class ParquetPartitionStream implements BatchStream {
         current = rowGroup;
         try {
             if (!rowGroup.file().equals(filePath)) {
-                openFile(rowGroup.file());
+                openFile(rowGroup.file(), rowGroup.fileSize());
             }
             remaining = rowGroup.rowCount();
             readers = new ColumnReader[columns.length];
@@ -175,10 +178,10 @@ final class ParquetPartitionStream implements BatchStream {
         return bytes;
     }
 
-    private void openFile(Path path) throws IOException {
+    private void openFile(Location path, long size) throws IOException {
         closeFile();
+        file = ParquetFiles.openReader(storages.of(path), path, size);
         filePath = path;
-        file = ParquetFiles.openReader(path);
         counters.addFileOpened();
         List<ParquetColumn> fileColumnList = ParquetSchemas.columns(file.getFooter().getFileMetaData().getSchema(), path.toString());
         Map<String, ParquetColumn> byName = new HashMap<>();

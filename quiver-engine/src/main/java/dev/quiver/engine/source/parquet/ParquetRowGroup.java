@@ -3,7 +3,7 @@ package dev.quiver.engine.source.parquet;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.stats.ColumnStatistics;
-import java.nio.file.Path;
+import dev.quiver.engine.source.storage.Location;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,6 +12,7 @@ import java.util.List;
  * One row group of one file: the unit a scan split is made of (a split never cuts a row group).
  *
  * @param file the Parquet file
+ * @param fileSize the file's size in bytes (a reader of an object store needs it to find the footer)
  * @param index the row group's position in the file's footer
  * @param rowCount exact number of rows
  * @param columns statistics of each table column in this row group, from the footer (a partition
@@ -20,7 +21,7 @@ import java.util.List;
  * @param partitionValues the file's values of the table's Hive partition columns, in order (null
  *     for NULL); empty for an unpartitioned table
  */
-public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes,
+public record ParquetRowGroup(Location file, long fileSize, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes,
         List<Object> partitionValues) {
     public ParquetRowGroup {
         requireNonNull(file, "file is null");
@@ -30,10 +31,6 @@ public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnSt
         partitionValues = Collections.unmodifiableList(new ArrayList<>(requireNonNull(partitionValues, "partitionValues is null")));
     }
 
-    /** A row group of an unpartitioned table. */
-    public ParquetRowGroup(Path file, int index, long rowCount, List<ColumnStatistics> columns, long[] columnBytes) {
-        this(file, index, rowCount, columns, columnBytes, List.of());
-    }
 
     /** Uncompressed bytes of the given table columns (all columns when empty). */
     public long bytes(List<Integer> projection) {
@@ -46,6 +43,6 @@ public record ParquetRowGroup(Path file, int index, long rowCount, List<ColumnSt
 
     @Override
     public String toString() {
-        return file.getFileName() + "#" + index;
+        return file.fileName() + "#" + index;
     }
 }

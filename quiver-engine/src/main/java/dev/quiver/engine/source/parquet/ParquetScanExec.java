@@ -12,6 +12,7 @@ import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.source.files.ScanCounters;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
 import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.Estimate;
@@ -161,7 +162,7 @@ public final class ParquetScanExec extends AbstractExecutionPlan implements Tabl
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         ParquetPartitionStream stream = new ParquetPartitionStream(tableSchema, projection, partitionColumns(), partitions.get(partition),
-                context.allocator(), context.batchSize(), metrics().partition(partition),
+                Storages.forTask(context, this), context.allocator(), context.batchSize(), metrics().partition(partition),
                 new ScanCounters(metrics().partition(partition), rowGroupsRead));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }

@@ -85,7 +85,7 @@ final class ParquetSchemaUnion {
     }
 
     /** Checks a footer read after the table opened against the table's file columns. */
-    static void checkMatches(ParquetFooter footer, Schema table, int fileColumns, java.nio.file.Path first) {
+    static void checkMatches(ParquetFooter footer, Schema table, int fileColumns, dev.quiver.engine.source.storage.Location first) {
         List<Field> expected = table.getFields().subList(0, fileColumns);
         List<Field> actual = footer.schema().getFields();
         boolean same = expected.size() == actual.size();

@@ -5,19 +5,20 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.source.files.FileListing;
-import dev.quiver.engine.source.files.FileListing.ListedFile;
 import dev.quiver.engine.source.files.HivePartitions;
 import dev.quiver.engine.source.files.HivePartitions.Partitioning;
 import dev.quiver.engine.source.files.MultiFileOptions;
 import dev.quiver.engine.source.files.SplitAssigner;
 import dev.quiver.engine.source.files.StatisticsPruner;
 import dev.quiver.engine.source.files.TableProperties;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.ScanRequest;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,15 +51,17 @@ public final class ParquetTable implements TableSource {
     private final String location;
     private final Schema schema;
     private final int fileColumns;
-    private final List<ListedFile> files;
+    private final Storages storages;
+    private final List<FileEntry> files;
     private final Partitioning partitioning;
     private final boolean unionByName;
-    private final ConcurrentMap<Path, List<ParquetRowGroup>> rowGroups = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Location, List<ParquetRowGroup>> rowGroups = new ConcurrentHashMap<>();
     private final Statistics statistics;
     private final List<List<Integer>> uniqueKeys;
 
-    private ParquetTable(String name, String location, Schema fileSchema, List<ListedFile> files, Partitioning partitioning,
+    private ParquetTable(Storages storages, String name, String location, Schema fileSchema, List<FileEntry> files, Partitioning partitioning,
             List<ParquetFooter> footers, boolean unionByName) {
+        this.storages = storages;
         this.name = name;
         this.location = location;
         this.files = List.copyOf(files);
@@ -72,14 +75,14 @@ public final class ParquetTable implements TableSource {
             rowGroups.put(footer.file(), footer.rowGroups(schema, fileColumns, partitioning.valuesOf(footer.file())));
         }
         this.statistics = footers.size() == files.size() ? exactStatistics() : estimatedStatistics(footers.get(0));
-        Path directory = Path.of(location);
-        this.uniqueKeys = !FileListing.isPattern(location) && Files.isDirectory(directory) ? TableProperties.uniqueKeys(directory, schema) : List.of();
+        this.uniqueKeys = FileListing.isPattern(location) || files.size() == 1 && files.get(0).location().toString().equals(location)
+                ? List.of() : TableProperties.uniqueKeys(storages, Location.of(location), schema);
     }
 
     /** Opens a Parquet file, or every {@code .parquet} file below a directory, with the default options. */
     public static ParquetTable open(String name, Path path) {
         requireNonNull(path, "path is null");
-        return open(name, List.of(path.toString()), MultiFileOptions.DEFAULTS);
+        return open(Storages.LOCAL, name, List.of(path.toString()), MultiFileOptions.DEFAULTS);
     }
 
     /**
@@ -89,16 +92,17 @@ public final class ParquetTable implements TableSource {
      *     nothing, an empty directory, a file that is not readable Parquet, files whose columns
      *     differ (without {@code union_by_name}); NOT_SUPPORTED for a column type Quiver cannot read
      */
-    public static ParquetTable open(String name, List<String> locations, MultiFileOptions options) {
+    public static ParquetTable open(Storages storages, String name, List<String> locations, MultiFileOptions options) {
+        requireNonNull(storages, "storages is null");
         requireNonNull(name, "name is null");
         requireNonNull(options, "options is null");
-        List<ListedFile> files = FileListing.list(locations, EXTENSIONS, "Parquet");
-        List<Path> paths = files.stream().map(ListedFile::path).toList();
+        List<FileEntry> files = FileListing.list(storages, locations, EXTENSIONS, "Parquet");
+        List<Location> paths = files.stream().map(FileEntry::location).toList();
         Partitioning partitioning = HivePartitions.of(paths, options.hivePartitioning(), options.hiveTypesAutocast());
         boolean lazy = !partitioning.columns().isEmpty() && !options.unionByName();
         List<ParquetFooter> footers = new ArrayList<>();
-        for (Path file : lazy ? paths.subList(0, 1) : paths) {
-            footers.add(ParquetFooter.read(file));
+        for (FileEntry file : lazy ? files.subList(0, 1) : files) {
+            footers.add(ParquetFooter.read(storages.of(file.location()), file));
         }
         Schema fileSchema = options.unionByName() ? ParquetSchemaUnion.byName(footers) : ParquetSchemaUnion.same(footers);
         if (lazy) {
@@ -107,11 +111,11 @@ public final class ParquetTable implements TableSource {
         }
         Set<String> fileNames = fileSchema.getFields().stream().map(f -> f.getName().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         String location = String.join(", ", locations);
-        return new ParquetTable(name, location, fileSchema, files, partitioning.without(fileNames), footers, options.unionByName());
+        return new ParquetTable(storages, name, location, fileSchema, files, partitioning.without(fileNames), footers, options.unionByName());
     }
 
     private Statistics exactStatistics() {
-        List<ParquetRowGroup> all = files.stream().flatMap(file -> rowGroups.get(file.path()).stream()).toList();
+        List<ParquetRowGroup> all = files.stream().flatMap(file -> rowGroups.get(file.location()).stream()).toList();
         List<Integer> columns = IntStream.range(0, schema.getFields().size()).boxed().toList();
         long rows = all.stream().mapToLong(ParquetRowGroup::rowCount).sum();
         long bytes = all.stream().mapToLong(rowGroup -> rowGroup.bytes(columns)).sum();
@@ -120,8 +124,8 @@ public final class ParquetTable implements TableSource {
 
     /** From the first file, scaled by the other files' sizes; exact bounds of the partition columns. */
     private Statistics estimatedStatistics(ParquetFooter first) {
-        long firstBytes = Math.max(1, files.get(0).bytes());
-        long totalBytes = files.stream().mapToLong(ListedFile::bytes).sum();
+        long firstBytes = Math.max(1, files.get(0).size());
+        long totalBytes = files.stream().mapToLong(FileEntry::size).sum();
         long rows = Math.round((double) first.rowCount() * totalBytes / firstBytes);
         List<Integer> columns = IntStream.range(0, schema.getFields().size()).boxed().toList();
         long bytes = Math.round((double) rowGroups.get(first.file()).stream().mapToLong(rowGroup -> rowGroup.bytes(columns)).sum()
@@ -130,18 +134,18 @@ public final class ParquetTable implements TableSource {
         for (int c = 0; c < fileColumns; c++) {
             stats.add(ColumnStatistics.unknown());
         }
-        for (ColumnStatistics partition : partitioning.statistics(files.stream().map(ListedFile::path).toList())) {
+        for (ColumnStatistics partition : partitioning.statistics(files.stream().map(FileEntry::location).toList())) {
             stats.add(new ColumnStatistics(Estimate.absent(), partition.distinctCount(), partition.min(), partition.max(), true));
         }
         return new Statistics(Estimate.inexact(rows), Estimate.inexact(bytes), stats);
     }
 
     /** The row groups of one file, its footer read on first use. */
-    private List<ParquetRowGroup> rowGroups(Path file) {
-        return rowGroups.computeIfAbsent(file, path -> {
-            ParquetFooter footer = ParquetFooter.read(path);
-            ParquetSchemaUnion.checkMatches(footer, schema, fileColumns, files.get(0).path());
-            return footer.rowGroups(schema, fileColumns, partitioning.valuesOf(path));
+    private List<ParquetRowGroup> rowGroups(FileEntry file) {
+        return rowGroups.computeIfAbsent(file.location(), location -> {
+            ParquetFooter footer = ParquetFooter.read(storages.of(location), file);
+            ParquetSchemaUnion.checkMatches(footer, schema, fileColumns, files.get(0).location());
+            return footer.rowGroups(schema, fileColumns, partitioning.valuesOf(location));
         });
     }
 
@@ -155,13 +159,13 @@ public final class ParquetTable implements TableSource {
         return location;
     }
 
-    public List<Path> files() {
-        return files.stream().map(ListedFile::path).toList();
+    public List<Location> files() {
+        return files.stream().map(FileEntry::location).toList();
     }
 
     /** Row groups of all files, in file order; reads every footer not read yet. */
     public int rowGroupCount() {
-        return files.stream().mapToInt(file -> rowGroups(file.path()).size()).sum();
+        return files.stream().mapToInt(file -> rowGroups(file).size()).sum();
     }
 
     /** The number of files whose footers have been read (all of them, unless the table is Hive-partitioned). */
@@ -199,9 +203,9 @@ public final class ParquetTable implements TableSource {
         List<Integer> projection = request.projection()
                 .orElseGet(() -> IntStream.range(0, schema.getFields().size()).boxed().toList());
         List<ParquetRowGroup> candidates = new ArrayList<>();
-        for (ListedFile file : files) {
-            if (!StatisticsPruner.canSkipPartition(request.filters(), fileColumns, partitioning.valuesOf(file.path()))) {
-                candidates.addAll(rowGroups(file.path()));
+        for (FileEntry file : files) {
+            if (!StatisticsPruner.canSkipPartition(request.filters(), fileColumns, partitioning.valuesOf(file.location()))) {
+                candidates.addAll(rowGroups(file));
             }
         }
         List<ParquetRowGroup> kept = candidates.stream()

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.source.storage.FileEntry;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,8 +35,8 @@ class FileListingTest {
 
     private List<String> list(String... locations) {
         List<String> absolute = java.util.Arrays.stream(locations).map(l -> directory + "/" + l).toList();
-        return FileListing.list(absolute, Set.of(".parquet"), "Parquet").stream()
-                .map(file -> directory.relativize(file.path()).toString()).toList();
+        return FileListing.list(Storages.LOCAL, absolute, Set.of(".parquet"), "Parquet").stream()
+                .map(file -> directory.relativize(file.location().path()).toString()).toList();
     }
 
     @Test
@@ -65,7 +68,7 @@ class FileListingTest {
 
     @Test
     void hiveKeysBecomeTypedColumnsInNameOrder() {
-        List<Path> files = FileListing.list(List.of(directory + "/year=*/*/*.parquet"), Set.of(), "Parquet").stream().map(FileListing.ListedFile::path).toList();
+        List<Location> files = FileListing.list(Storages.LOCAL, List.of(directory + "/year=*/*/*.parquet"), Set.of(), "Parquet").stream().map(FileEntry::location).toList();
         HivePartitions.Partitioning partitioning = HivePartitions.of(files, HivePartitions.Mode.AUTO, true);
         assertThat(partitioning.columns()).extracting(Field::getName).containsExactly("month", "year");
         // month=01 is not BIGINT's spelling of 1: VARCHAR, as DuckDB has it
@@ -77,7 +80,7 @@ class FileListingTest {
 
     @Test
     void hiveValuesAreDecodedAndTheDefaultPartitionIsNull() {
-        List<Path> files = List.of(Path.of("t/d=2024-02-29/s=a%20b/f.parquet"), Path.of("t/d=" + HivePartitions.DEFAULT_PARTITION + "/s=%C3%A9/f.parquet"));
+        List<Location> files = List.of(Location.of("t/d=2024-02-29/s=a%20b/f.parquet"), Location.of("t/d=" + HivePartitions.DEFAULT_PARTITION + "/s=%C3%A9/f.parquet"));
         HivePartitions.Partitioning partitioning = HivePartitions.of(files, HivePartitions.Mode.ON, true);
         assertThat(partitioning.columns()).extracting(Field::getType).containsExactly(QuiverTypes.DATE32, QuiverTypes.UTF8);
         assertThat(partitioning.valuesOf(files.get(0))).containsExactly((int) java.time.LocalDate.of(2024, 2, 29).toEpochDay(), "a b");
@@ -86,7 +89,7 @@ class FileListingTest {
 
     @Test
     void filesWithDifferentKeysAreNotPartitionedUnlessAsked() {
-        List<Path> files = List.of(Path.of("t/a=1/f.parquet"), Path.of("t/b=1/f.parquet"));
+        List<Location> files = List.of(Location.of("t/a=1/f.parquet"), Location.of("t/b=1/f.parquet"));
         assertThat(HivePartitions.of(files, HivePartitions.Mode.AUTO, true).columns()).isEmpty();
         assertThatThrownBy(() -> HivePartitions.of(files, HivePartitions.Mode.ON, true)).hasMessageContaining("t/b=1/f.parquet has the keys [b]");
     }
