@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.distributed.config.RetryPolicy;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.TaskReport;
@@ -16,6 +17,7 @@ import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
+import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
 import dev.quiver.session.tpch.AnswerFile;
 import dev.quiver.session.tpch.ResultComparator;
@@ -40,7 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Workers on "other hosts": worker processes in their own network namespaces ({@link
  * NetworkNamespaces}), each with its own address, so the coordinator here and the workers talk over
  * veth links and a bridge. The 22 TPC-H queries at SF 0.01 on three of them equal the answer files;
- * a worker whose link is cut mid-query fails the query within 10 s naming it; a worker that cannot
+ * a worker whose link is cut mid-query fails the query within 10 s naming it, or, under retry
+ * policy QUERY, the query completes on the other; a worker that cannot
  * see a table's files fails naming itself and the file. Needs root (CI has it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -56,7 +59,7 @@ class NamespacedWorkersTest {
     @BeforeAll
     void start() throws Exception {
         assumeTrue(NetworkNamespaces.available(), "needs root and ip");
-        hosts = NetworkNamespaces.create(SHARED_WORKERS + 2);
+        hosts = NetworkNamespaces.create(SHARED_WORKERS + 3);
         for (int i = 0; i < SHARED_WORKERS; i++) {
             workers.add(WorkerProcess.start(hosts.exec(i), hosts.address(i)));
         }
@@ -135,6 +138,43 @@ class NamespacedWorkersTest {
             assertThat(Duration.ofNanos(failedAt - cutAt[0])).as("time from the cut to the query's failure").isLessThan(Duration.ofSeconds(10));
             FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
             DistributedRun.assertAllTasksTerminal(plan);
+            assertThat(Eventually.await(survivor::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the surviving worker").isZero();
+            victim.kill();
+        }
+    }
+
+    /**
+     * The same cut under {@code distributed.retry_policy = QUERY}: no row had reached the client, so
+     * the query is planned again on the workers that answer (the cut one does not, within the
+     * worker-info timeout) and counts every row of SF 1 lineitem on the survivor.
+     */
+    @Test
+    void aCutLinkUnderRetryQueryCompletesOnTheOtherWorker() throws Exception {
+        int victimHost = SHARED_WORKERS + 2;
+        WorkerProcess survivor = workers.get(1);
+        try (WorkerProcess victim = WorkerProcess.start(hosts.exec(victimHost), hosts.address(victimHost));
+                TpchCatalog large = new TpchCatalog(1.0);
+                QuerySession retrying = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(survivor.address(), victim.address()))
+                        .set(DistributedSettings.RETRY_POLICY, RetryPolicy.QUERY).set(DistributedSettings.WORKER_INFO_TIMEOUT_MS, 2_000L).build();
+                QuiverExecutor executor = new QuiverExecutor("cut-retry-test")) {
+            QueryHandle handle = retrying.execute("SELECT count(*) AS n FROM lineitem");
+            CompletableFuture<Void> cut = CompletableFuture.runAsync(() -> {
+                Eventually.awaitUntil(handle::events, events -> events.stream().anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
+                        && changed.worker().equals(victim.address()) && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
+                try {
+                    hosts.cut(victimHost);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, executor.asExecutorService());
+            QueryResult result = handle.collect();
+            cut.get(30, TimeUnit.SECONDS);
+            assertThat(result.rows()).containsExactly(List.of(6_001_215L));
+            assertThat(handle.events()).filteredOn(QueryEvent.QueryRetried.class::isInstance).singleElement()
+                    .isInstanceOfSatisfying(QueryEvent.QueryRetried.class, retried -> assertThat(retried.error()).contains(victim.address().toString()));
+            FinalPlan plan = DistributedRun.awaitFinalPlan(handle);
+            DistributedRun.assertSucceeded(plan);
+            assertThat(plan.taskReports()).isNotEmpty().allMatch(report -> report.worker().equals(survivor.address()));
             assertThat(Eventually.await(survivor::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the surviving worker").isZero();
             victim.kill();
         }

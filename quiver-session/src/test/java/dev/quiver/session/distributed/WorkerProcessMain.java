@@ -10,23 +10,22 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A worker process for tests: starts a {@link WorkerServer} on 127.0.0.1, or the host given as the
- * only argument (a free port), that decodes
+ * A worker process for tests: starts a {@link WorkerServer} on 127.0.0.1 (a free port; or on the
+ * host and port given as the two arguments) that decodes
  * the SQL layer's plans, prints {@code LISTENING host:port}, answers each {@code status} line on
  * stdin with {@code STATUS tasks=N pool=BYTES}, and stops when stdin closes.
  */
 public final class WorkerProcessMain {
     static final String LISTENING = "LISTENING ";
     static final String STATUS = "STATUS ";
-    static final String DEFAULT_HOST = "127.0.0.1";
 
     private WorkerProcessMain() {}
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try (TpchCatalog small = TpchCatalog.cached(0.01, 256L << 20);
-                WorkerServer server = WorkerServer.builder().name("worker-process")
-                        .host(args.length > 0 ? args[0] : DEFAULT_HOST).version(QuiverVersion.CURRENT)
+                WorkerServer server = WorkerServer.builder().name("worker-process").version(QuiverVersion.CURRENT)
+                        .host(args.length == 2 ? args[0] : "127.0.0.1").port(args.length == 2 ? Integer.parseInt(args[1]) : 0)
                         .codec(SqlPlanCodec.builder().tpchCatalogs(sf -> sf == small.scaleFactor() ? small : new TpchCatalog(sf)).build())
                         .start()) {
             out.println(LISTENING + server.address());
