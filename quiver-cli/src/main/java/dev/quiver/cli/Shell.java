@@ -87,7 +87,7 @@ final class Shell {
                 .build();
         bindPlainArrowKeys(reader);
         try (ProgressLine progress = new ProgressLine(out, terminal::getWidth)) {
-            StatementRunner runner = new StatementRunner(session, out, Optional.of(progress), explainOutput);
+            StatementRunner runner = new StatementRunner(session, out, out, Optional.of(progress), explainOutput);
             // while a statement runs, Ctrl-C cancels it; while a line is read, the reader takes Ctrl-C itself
             terminal.handle(Terminal.Signal.INT, signal -> runner.cancelRunning());
             MetaCommands commands = new MetaCommands(state, out, statement -> runListing(runner, statement), script -> runScript(runner, script));

@@ -163,7 +163,9 @@ final class SqlCommand implements Callable<Integer> {
             progress = Optional.of(new ProgressLine(spec.commandLine().getErr(), () -> errWidth));
         }
         try {
-            new StatementRunner(session, spec.commandLine().getOut(), progress, explainFormat).runScript(sql, format, new Display(maxRows, width, true));
+            // warnings go to stderr, so that stdout holds only results
+            new StatementRunner(session, spec.commandLine().getOut(), spec.commandLine().getErr(), progress, explainFormat)
+                    .runScript(sql, format, new Display(maxRows, width, true));
         } finally {
             progress.ifPresent(ProgressLine::close);
         }

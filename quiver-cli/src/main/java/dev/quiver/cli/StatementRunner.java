@@ -7,6 +7,7 @@ import dev.quiver.cli.format.OutputFormat;
 import dev.quiver.cli.format.ResultFormatter;
 import dev.quiver.cli.format.ResultFormatter.RowWriter;
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
@@ -25,6 +26,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * what batch mode ({@code -f}, standard input) and the interactive shell share. Failures propagate
  * as {@link dev.quiver.engine.error.QuiverException}s with the statement's position in its script.
  *
+ * <p>After a result, each of its warnings ({@link QueryHandle#warnings()}, e.g. rows
+ * {@code ignore_errors} skipped) prints as a {@code Warning: } line to the warnings writer: stderr
+ * in batch mode, so that stdout holds only results, and the terminal in the shell.
+ *
  * <p>With a {@link ProgressLine}, a query running longer than a second shows its progress until
  * its result starts to print. {@link #cancelRunning()} (Ctrl-C in the shell) stops the statement
  * running now, which then fails with {@code QUERY_CANCELLED}.
@@ -32,13 +37,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class StatementRunner {
     private final QuerySession session;
     private final PrintWriter out;
+    private final PrintWriter warnings;
     private final Optional<ProgressLine> progress;
     private final ExplainOutput explainOutput;
     private volatile QueryHandle running;
 
-    StatementRunner(QuerySession session, PrintWriter out, Optional<ProgressLine> progress, ExplainOutput explainOutput) {
+    StatementRunner(QuerySession session, PrintWriter out, PrintWriter warnings, Optional<ProgressLine> progress, ExplainOutput explainOutput) {
         this.session = requireNonNull(session, "session is null");
         this.out = requireNonNull(out, "out is null");
+        this.warnings = requireNonNull(warnings, "warnings is null");
         this.progress = requireNonNull(progress, "progress is null");
         this.explainOutput = requireNonNull(explainOutput, "explainOutput is null");
     }
@@ -95,7 +102,19 @@ final class StatementRunner {
                 }
             }
             writer.finish(handle.elapsed());
-            return !outputGone(result);
+        }
+        boolean printed = !outputGone(result);
+        printWarnings(handle);
+        return printed;
+    }
+
+    private void printWarnings(QueryHandle handle) {
+        List<QueryWarning> found = handle.warnings();
+        for (QueryWarning warning : found) {
+            warnings.println("Warning: " + warning.message());
+        }
+        if (!found.isEmpty()) {
+            warnings.flush();
         }
     }
 

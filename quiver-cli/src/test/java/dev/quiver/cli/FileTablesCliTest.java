@@ -6,6 +6,7 @@ import dev.quiver.cli.CliRunner.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,5 +66,25 @@ class FileTablesCliTest {
         run = CliRunner.run("tpch-gen", "--sf", "0.01", "--format", "orc", "--out", dir.toString());
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("'orc'");
+    }
+
+    /** A warning goes to stderr after the result, so that stdout holds the result alone; from an argument, -f and standard input alike. */
+    @Test
+    void ignoreErrorsWarnsOnStderrHowManyRowsItSkipped() throws IOException {
+        Path bad = Files.writeString(dir.resolve("bad.csv"), "a,b\n1,2\n3\n4,x\n5,6,7\n8,9\n");
+        String table = "read_csv('" + bad + "', columns = {'a': 'BIGINT', 'b': 'BIGINT'}, ignore_errors = true)";
+        String sql = "select a, b from " + table + " order by a";
+        String warning = "Warning: 3 rows of " + table + " skipped (ignore_errors = true): they do not read as the table's columns\n";
+        Path file = Files.writeString(dir.resolve("q.sql"), sql + ";\n");
+        for (Run run : List.of(CliRunner.run("sql", "--format", "csv", sql), CliRunner.run("sql", "--format", "csv", "-f", file.toString()),
+                CliRunner.runWithStdin(sql, "sql", "--format", "csv"), CliRunner.run("sql", "--format", "csv", "--local-workers", "2", sql))) {
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo("a,b\n1,2\n8,9\n");
+            assertThat(run.err()).isEqualTo(warning);
+        }
+        Run clean = CliRunner.run("sql", "--format", "csv", "select count(*) as n from read_csv('" + dir.resolve("q.sql") + "', delim = '|', "
+                + "header = false, ignore_errors = true)");
+        assertThat(clean.out()).isEqualTo("n\n1\n");
+        assertThat(clean.err()).isEmpty();
     }
 }

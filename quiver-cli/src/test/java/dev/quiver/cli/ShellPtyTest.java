@@ -28,6 +28,7 @@ class ShellPtyTest {
     void promptMultiLineHistoryCompletionAndMetaCommands(@TempDir Path home) throws Exception {
         Path script = home.resolve("two.sql");
         Files.writeString(script, "select 'from a file' as origin;\nselect count(*) as regions from region;\n", StandardCharsets.UTF_8);
+        Path badCsv = Files.writeString(home.resolve("bad.csv"), "a,b\n1,2\n3\n4,x\n5,6,7\n8,9\n", StandardCharsets.UTF_8);
         try (PtyShell shell = PtyShell.start(home, "sql", "--tpch", "0.01")) {
             shell.expectPrompt();
 
@@ -101,6 +102,12 @@ class ShellPtyTest {
             shell.expectPrompt();
             shell.type(".read " + script + "\r");
             assertThat(shell.expect("regions\n5\n")).contains("origin\nfrom a file\n");
+            shell.expectPrompt();
+
+            // a warning prints on the terminal after the result
+            shell.type("select a, b from read_csv('" + badCsv + "', columns = {'a': 'BIGINT', 'b': 'BIGINT'}, ignore_errors = true) order by a;\r");
+            shell.expect(Pattern.quote("a,b\n1,2\n8,9\nWarning: 3 rows of read_csv('" + badCsv + "', ") + ".*"
+                    + Pattern.quote(" skipped (ignore_errors = true): they do not read as the table's columns\n"));
             shell.expectPrompt();
 
             shell.type(".help\r");

@@ -10,11 +10,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Passes a query's batches through, turning any failure that is not a {@link QuiverException}
- * (a bug somewhere below) into one with {@code INTERNAL_ERROR}, so callers handle one type.
+ * (a bug somewhere below) into one with {@code INTERNAL_ERROR}, so callers handle one type, and
+ * notes when the stream {@linkplain #ended() ended}.
  */
 final class ErrorTranslatingBatchStream implements BatchStream {
     private final BatchStream inner;
     private final String queryId;
+    private volatile boolean ended;
 
     ErrorTranslatingBatchStream(BatchStream inner, String queryId) {
         this.inner = requireNonNull(inner, "inner is null");
@@ -29,14 +31,25 @@ final class ErrorTranslatingBatchStream implements BatchStream {
     @Override
     public VectorSchemaRoot next() {
         try {
-            return inner.next();
+            VectorSchemaRoot batch = inner.next();
+            if (batch == null) {
+                ended = true;
+            }
+            return batch;
         } catch (RuntimeException e) {
+            ended = true;
             throw translate(e, queryId);
         }
     }
 
+    /** Whether the stream returned its end, failed or was closed: the query runs no more for its reader. */
+    boolean ended() {
+        return ended;
+    }
+
     @Override
     public void close() {
+        ended = true;
         try {
             inner.close();
         } catch (RuntimeException e) {

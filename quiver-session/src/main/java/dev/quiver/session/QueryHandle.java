@@ -9,6 +9,7 @@ import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -50,7 +51,7 @@ public final class QueryHandle implements AutoCloseable {
     private final Function<TaskContext, BatchStream> streamFactory;
     private final long startNanos;
     private final Optional<DistributedQuery> distributed;
-    private BatchStream stream;
+    private ErrorTranslatingBatchStream stream;
     private boolean closed;
 
     QueryHandle(String queryId, List<String> columnNames, Schema schema, ExecutionPlan plan, TaskContext context,
@@ -145,6 +146,31 @@ public final class QueryHandle implements AutoCloseable {
         return distributed().finalPlan();
     }
 
+    /**
+     * What the run tells its user besides its rows, e.g. how many rows a scan with
+     * {@code ignore_errors} skipped; known once the result stream ended, failed or was closed. A
+     * distributed query whose scans may warn waits here for its tasks' final reports (which come
+     * right after the end), since they carry what the scans counted on the workers.
+     *
+     * @throws QuiverException INVALID_ARGUMENT while the stream has not ended
+     */
+    public List<QueryWarning> warnings() {
+        ErrorTranslatingBatchStream results;
+        synchronized (this) {
+            results = stream;
+        }
+        if (results == null || !results.ended()) {
+            throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "The warnings of query " + queryId + " are known once its result stream ended");
+        }
+        if (distributed.isEmpty()) {
+            return QueryWarnings.of(plan);
+        }
+        if (!QueryWarnings.mayWarn(plan)) {
+            return List.of();
+        }
+        return QueryWarnings.of(distributed.get().finalPlan().join());
+    }
+
     /** The events of a distributed query so far, in order (empty for a query on one node). */
     public List<QueryEvent> events() {
         return distributed.map(DistributedQuery::events).orElse(List.of());
@@ -177,7 +203,7 @@ public final class QueryHandle implements AutoCloseable {
                 }
             }
             results.close();
-            return new QueryResult(columnNames, schema, rows, PlanDisplay.indent(plan), elapsed());
+            return new QueryResult(columnNames, schema, rows, PlanDisplay.indent(plan), elapsed(), warnings());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.error.QueryWarning;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,8 +18,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     {@code null}
  * @param plan the physical plan as text (for statements without a plan, e.g. {@code SET}, empty)
  * @param elapsed wall time from planning until the last row was read
+ * @param warnings what the run tells its user besides its rows ({@link QueryHandle#warnings()}), e.g. rows {@code ignore_errors} skipped
  */
-public record QueryResult(List<String> columnNames, Schema schema, List<List<Object>> rows, String plan, Duration elapsed) {
+public record QueryResult(List<String> columnNames, Schema schema, List<List<Object>> rows, String plan, Duration elapsed,
+        List<QueryWarning> warnings) {
     public QueryResult {
         columnNames = List.copyOf(requireNonNull(columnNames, "columnNames is null"));
         requireNonNull(schema, "schema is null");
@@ -29,6 +32,7 @@ public record QueryResult(List<String> columnNames, Schema schema, List<List<Obj
         rows = Collections.unmodifiableList(copy);
         requireNonNull(plan, "plan is null");
         requireNonNull(elapsed, "elapsed is null");
+        warnings = List.copyOf(requireNonNull(warnings, "warnings is null"));
     }
 
     public int rowCount() {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.source.csv.CsvScanExec;
@@ -36,6 +38,9 @@ class CsvFilesDuckDbTest {
     @TempDir
     static Path directory;
 
+    private static final int MANY_BAD_FILES = 4;
+    private static final int MANY_BAD_LINES = 750;
+
     private DuckDbOracle duckdb;
     private ExecutionModes modes;
 
@@ -56,6 +61,16 @@ class CsvFilesDuckDbTest {
                 + "-2,-9223372036854775808,-99999999999999999999999999999999999999\n");
         Files.writeString(directory.resolve("codes.csv"), "code,flag\n0012,true\n12,False\n007,TRUE\n");
         Files.writeString(directory.resolve("bad.csv"), "a,b\n1,2\n3\n4,x\n5,6,7\n8,9\n");
+        Files.createDirectories(directory.resolve("many_bad"));
+        for (int file = 0; file < MANY_BAD_FILES; file++) {
+            StringBuilder manyBad = new StringBuilder("id,amount,day\n");
+            for (int i = file * MANY_BAD_LINES; i < (file + 1) * MANY_BAD_LINES; i++) {
+                // every 7th row has a field too few, every 11th a field too many, every 13th an amount and every 17th a day that do not read
+                manyBad.append(i).append(i % 7 == 3 ? "" : "," + (i % 13 == 5 ? "n/a" : i * 0.5))
+                        .append(",").append(i % 17 == 9 ? "2024-02-30" : "2024-01-" + (10 + i % 20)).append(i % 11 == 4 ? ",extra" : "").append('\n');
+            }
+            Files.writeString(directory.resolve("many_bad/part" + file + ".csv"), manyBad);
+        }
     }
 
     @AfterAll
@@ -139,6 +154,35 @@ class CsvFilesDuckDbTest {
             assertThat(scan.metrics().counters()).as(PlanDisplay.indentWithMetrics(handle.plan())).containsEntry("rows_skipped", 3L);
             assertThat(PlanDisplay.indentWithMetrics(handle.plan())).contains("rows_skipped=3");
         }
+    }
+
+    /**
+     * The rows ignore_errors skips reach the result as a warning, counted over every partition on
+     * one node and over every task's report on workers: as many as DuckDB drops from the same file.
+     */
+    @ParameterizedTest
+    @EnumSource(ExecutionModes.Mode.class)
+    void ignoreErrorsWarnsHowManyRowsItSkipped(ExecutionModes.Mode mode) throws SQLException {
+        String query = "SELECT id, amount, day FROM read_csv('%s/many_bad/*.csv', columns = {'id': 'BIGINT', 'amount': 'DOUBLE', 'day': 'DATE'}, "
+                + "header = true, ignore_errors = true) ORDER BY id";
+        QueryResult result = assertSameAsDuckDb(mode, query);
+        long skippedByDuckDb = MANY_BAD_FILES * MANY_BAD_LINES - (long) duckdb.query(query.replace("%s", directory.toString())).size();
+        assertThat(skippedByDuckDb).isGreaterThan(500);
+        String table = "read_csv('" + path("many_bad") + "/*.csv', columns = {'id': 'BIGINT', 'amount': 'DOUBLE', 'day': 'DATE'}, header = true, "
+                + "ignore_errors = true)";
+        assertThat(result.warnings()).containsExactly(new QueryWarning(WarningCode.ROWS_SKIPPED, skippedByDuckDb + " rows of " + table
+                + " skipped (ignore_errors = true): they do not read as the table's columns"));
+        if (mode != ExecutionModes.Mode.SINGLE_NODE) {
+            // the skipped rows were counted by several tasks
+            try (QueryHandle handle = modes.sessions().get(1).execute(query.replace("%s", directory.toString()))) {
+                handle.collect();
+                assertThat(handle.finalPlan().join().taskReports().stream().filter(report -> report.metrics().stream()
+                        .anyMatch(operator -> operator.counters().getOrDefault("rows_skipped", 0L) > 0)).count()).isGreaterThan(1);
+            }
+        }
+        // a file without bad rows: nothing to say
+        assertThat(assertSameAsDuckDb(mode, "SELECT k, count(*) FROM read_csv('%s/semi.csv', delim = ';', ignore_errors = true) GROUP BY k ORDER BY k")
+                .warnings()).isEmpty();
     }
 
     @Test

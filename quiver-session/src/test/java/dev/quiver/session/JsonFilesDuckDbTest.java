@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.execution.PlanDisplay;
 import dev.quiver.engine.source.json.JsonScanExec;
 import dev.quiver.engine.types.QuiverTypes;
@@ -74,8 +76,14 @@ class JsonFilesDuckDbTest {
                     .hasMessageStartingWith("JSON file " + file + " line 2: ");
         }
         String query = "SELECT a, b FROM read_json('" + file + "', columns = {'a': 'BIGINT', 'b': 'VARCHAR'}, ignore_errors = true) ORDER BY a";
-        assertThat(DuckDbOracle.normalize(modes.run(ExecutionModes.Mode.SINGLE_NODE, query).rows()))
-                .isEqualTo(duckdb.query(query));
+        for (ExecutionModes.Mode mode : ExecutionModes.Mode.values()) {
+            QueryResult result = modes.run(mode, query);
+            assertThat(DuckDbOracle.normalize(result.rows())).as(mode.name()).isEqualTo(duckdb.query(query));
+            // the value "three" and the line that is not an object
+            assertThat(result.warnings()).as(mode.name()).containsExactly(new QueryWarning(WarningCode.ERRORS_IGNORED, "2 errors in read_json('" + file
+                    + "', columns = {'a': 'BIGINT', 'b': 'VARCHAR'}, ignore_errors = true) ignored (ignore_errors = true): a value that does not read as"
+                    + " its column's type is NULL, a line that is not a JSON object a row of NULLs"));
+        }
         try (QueryHandle handle = modes.sessions().get(0).execute(query)) {
             handle.collect();
             JsonScanExec scan = FileQueryChecks.onlyScan(handle.plan(), JsonScanExec.class);

@@ -1,5 +1,6 @@
 package dev.quiver.distributed.explain;
 
+import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
@@ -77,7 +78,7 @@ final class StageMetrics {
 
     /** Nodes above the stage plan in a report: the producer head, and under AQE its sampler (0 to 2). */
     private int headOffset(TaskReport report) {
-        return Math.max(0, Math.min(2, report.metrics().size() - planNodes));
+        return FinalPlan.nodesAboveStagePlan(report.metrics().size(), planNodes);
     }
 
     private static void add(long[] sum, OperatorMetricsSnapshot operator) {

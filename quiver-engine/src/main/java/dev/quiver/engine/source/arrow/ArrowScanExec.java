@@ -11,6 +11,7 @@ import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.spi.Projections;
+import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * record batches, chosen and balanced by {@link ArrowTable#scan}; a partition emits each batch as
  * the file holds it, keeping only the projected columns.
  */
-public final class ArrowScanExec extends AbstractExecutionPlan {
+public final class ArrowScanExec extends AbstractExecutionPlan implements TableScanExec {
     private final String tableName;
     private final Schema tableSchema;
     private final Schema schema;
@@ -48,6 +49,7 @@ public final class ArrowScanExec extends AbstractExecutionPlan {
         this.schema = Projections.project("Arrow", tableName, tableSchema, this.projection);
     }
 
+    @Override
     public String tableName() {
         return tableName;
     }

@@ -3,20 +3,25 @@ package dev.quiver.engine.source.csv;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.source.files.ScanCounters;
 import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
+import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -28,7 +33,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * ones are parsed. Besides the common metrics each partition counts {@code scanned_bytes},
  * {@code files_opened} and, with {@code ignore_errors}, {@code rows_skipped}.
  */
-public final class CsvScanExec extends AbstractExecutionPlan {
+public final class CsvScanExec extends AbstractExecutionPlan implements TableScanExec {
     private final String tableName;
     private final Schema tableSchema;
     private final Schema schema;
@@ -61,8 +66,25 @@ public final class CsvScanExec extends AbstractExecutionPlan {
         this.schema = Projections.project("CSV", tableName, tableSchema, this.projection);
     }
 
+    @Override
     public String tableName() {
         return tableName;
+    }
+
+    @Override
+    public boolean mayWarn() {
+        return format.ignoreErrors();
+    }
+
+    /** With {@code ignore_errors}, how many rows the scan skipped ({@code rows_skipped}), if any. */
+    @Override
+    public List<QueryWarning> warnings(Map<String, Long> counters) {
+        long skipped = counters.getOrDefault(ScanCounters.ROWS_SKIPPED, 0L);
+        if (skipped == 0) {
+            return List.of();
+        }
+        return List.of(new QueryWarning(WarningCode.ROWS_SKIPPED, skipped + (skipped == 1 ? " row of " : " rows of ") + tableName
+                + " skipped (ignore_errors = true): " + (skipped == 1 ? "it does" : "they do") + " not read as the table's columns"));
     }
 
     /** This scan reading other byte ranges (a task's share), with the same table and projection. */

@@ -3,7 +3,9 @@ package dev.quiver.engine.source.json;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.QueryWarning;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -12,11 +14,13 @@ import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
+import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -28,7 +32,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * partition counts {@code scanned_bytes}, {@code files_opened} and, with {@code ignore_errors},
  * {@code errors_ignored} (values read as NULL, lines read as rows of NULLs).
  */
-public final class JsonScanExec extends AbstractExecutionPlan {
+public final class JsonScanExec extends AbstractExecutionPlan implements TableScanExec {
     private final String tableName;
     private final Schema tableSchema;
     private final Schema schema;
@@ -55,8 +59,26 @@ public final class JsonScanExec extends AbstractExecutionPlan {
         this.schema = Projections.project("JSON", tableName, tableSchema, this.projection);
     }
 
+    @Override
     public String tableName() {
         return tableName;
+    }
+
+    @Override
+    public boolean mayWarn() {
+        return ignoreErrors;
+    }
+
+    /** With {@code ignore_errors}, how many values and lines the scan read as NULL ({@code errors_ignored}), if any. */
+    @Override
+    public List<QueryWarning> warnings(Map<String, Long> counters) {
+        long ignored = counters.getOrDefault(JsonPartitionStream.ERRORS_IGNORED, 0L);
+        if (ignored == 0) {
+            return List.of();
+        }
+        return List.of(new QueryWarning(WarningCode.ERRORS_IGNORED, ignored + (ignored == 1 ? " error" : " errors") + " in " + tableName
+                + " ignored (ignore_errors = true): a value that does not read as its column's type is NULL, a line that is not a JSON object"
+                + " a row of NULLs"));
     }
 
     /** This scan reading other files (a task's share), with the same table and projection. */

@@ -14,6 +14,7 @@ import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.source.files.ScanCounters;
 import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Projections;
+import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
 import java.util.List;
@@ -33,7 +34,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * chunks read) and {@code files_opened} ({@link ScanCounters}), and {@link #rowGroupsRead()}
  * counts row groups opened by executions.
  */
-public final class ParquetScanExec extends AbstractExecutionPlan {
+public final class ParquetScanExec extends AbstractExecutionPlan implements TableScanExec {
     private final String tableName;
     private final Schema schema;
     private final List<Integer> projection;
@@ -64,6 +65,7 @@ public final class ParquetScanExec extends AbstractExecutionPlan {
         this.schema = Projections.project("Parquet", tableName, tableSchema, this.projection);
     }
 
+    @Override
     public String tableName() {
         return tableName;
     }

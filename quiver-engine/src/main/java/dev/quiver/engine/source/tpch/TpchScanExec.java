@@ -11,6 +11,7 @@ import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.spi.TableScanExec;
 import dev.quiver.engine.stats.ColumnStatistics;
 import dev.quiver.engine.stats.Estimate;
 import dev.quiver.engine.stats.Statistics;
@@ -30,7 +31,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * planner gives each task a {@linkplain #withParts share}. With a catalog cache, it copies the
  * part's kept columns instead (see {@link TpchDataCache}).
  */
-public final class TpchScanExec extends AbstractExecutionPlan {
+public final class TpchScanExec extends AbstractExecutionPlan implements TableScanExec {
     private final TpchTableDef<? extends TpchEntity> table;
     private final double scaleFactor;
     private final List<Integer> projection;
@@ -89,6 +90,7 @@ public final class TpchScanExec extends AbstractExecutionPlan {
         return totalParts;
     }
 
+    @Override
     public String tableName() {
         return table.name();
     }
