@@ -5,6 +5,7 @@ import dev.quiver.bench.BenchOptions;
 import dev.quiver.bench.BenchSource;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
+import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -63,6 +64,11 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "Directory of the parquet or arrow files, reused when it holds a complete dataset "
                     + "(default: quiver-tpch-sf<SF>-<source> in java.io.tmpdir).")
     private Path dataDir;
+
+    @Option(names = "--s3-prefix", paramLabel = "s3://BUCKET/PREFIX",
+            description = "With --source parquet: Quiver reads the dataset from this S3 prefix, uploaded there once from --data-dir "
+                    + "(endpoint and credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY; docs/s3.md); DuckDB reads the local files.")
+    private String s3Prefix;
 
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
@@ -136,7 +142,11 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
                     .withScanTest(scanTest)
+                    .withS3Prefix(Optional.ofNullable(s3Prefix))
                     .withCluster(cluster());
+            if (s3Prefix != null && (!s3Prefix.startsWith("s3://") || options.source() != BenchSource.PARQUET)) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "--s3-prefix takes s3://bucket/prefix, with --source parquet");
+            }
             if (queries != null) {
                 List<Integer> numbers = new ArrayList<>();
                 for (String query : queries) {
