@@ -1,6 +1,6 @@
 package dev.quiver.cli;
 
-import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.distributed.coordinator.discovery.WorkerResolvers;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.spi.Catalog;
@@ -48,8 +48,10 @@ final class EngineOptions {
             description = "Memory pool of each local worker (default: ${DEFAULT-VALUE}).")
     private long workerMemoryLimit;
 
-    @Option(names = "--workers", paramLabel = "HOST:PORT", split = ",",
-            description = "Run queries distributed on these running workers (started with quiver worker), comma-separated.")
+    @Option(names = "--workers", paramLabel = "WORKERS", split = ",",
+            description = "Run queries distributed on running workers (started with quiver worker), comma-separated, each HOST:PORT, "
+                    + "dns:NAME:PORT (every address of NAME, e.g. a Kubernetes headless service) or file:PATH (a file of HOST:PORT lines); "
+                    + "asked again before every query (docs/cluster.md).")
     private List<String> workers = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "NAME=VALUE",
@@ -127,7 +129,7 @@ final class EngineOptions {
         if (localWorkers != null) {
             builder.localWorkers(localWorkers, workerMemoryLimit);
         } else if (!workers.isEmpty()) {
-            builder.workers(workers.stream().map(WorkerAddress::parse).toList());
+            builder.workers(WorkerResolvers.parse(workers));
         }
         return builder.build();
     }

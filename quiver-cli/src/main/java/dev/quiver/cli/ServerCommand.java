@@ -116,7 +116,7 @@ final class ServerCommand implements Callable<Integer> {
         }, "quiver-server-shutdown"));
         out.println("Quiver server listening on " + server.address() + " (Arrow Flight SQL; memory limit "
                 + ByteSize.formatBytes(engine.memoryLimit()) + ", " + server.admission().maxConcurrent() + " queries at once of "
-                + ByteSize.formatBytes(server.admission().queryMemory()) + " each" + (session.isDistributed() ? ", " + session.workers().size() + " workers" : "") + ")");
+                + ByteSize.formatBytes(server.admission().queryMemory()) + " each" + session.workerSource().map(source -> ", workers " + source).orElse("") + ")");
         out.println("JDBC: jdbc:arrow-flight-sql://" + server.address() + (server.usesTls() ? "?useEncryption=true" : "?useEncryption=false"));
         out.flush();
         stopped.await();

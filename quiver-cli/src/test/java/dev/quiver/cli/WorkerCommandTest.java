@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code quiver worker} as a user runs it: its own process, which prints its address, serves the
- * queries of {@code quiver sql --workers}, and stops cleanly on SIGTERM.
+ * queries of {@code quiver sql --workers} (leaving out, with a warning, a listed worker that does
+ * not answer), and stops cleanly on SIGTERM.
  */
 class WorkerCommandTest {
     private static final String LISTENING = " listening on ";
@@ -37,6 +38,15 @@ class WorkerCommandTest {
             assertThat(run.err()).isEmpty();
             // q1's answer file at SF 0.01 (same filter): count_order of A|F 14876; N|F 348 + N|O 29181; R|F 14902
             assertThat(run.out()).isEqualTo("l_returnflag,n\nA,14876\nN,29529\nR,14902\n");
+
+            // a listed worker that does not answer is left out, with a warning on stderr
+            Run skipping = CliRunner.run("sql", "--tpch", "0.01", "--workers", "127.0.0.1:1," + address, "--format", "csv", "select count(*) as n from nation");
+            assertThat(skipping.out()).isEqualTo("n\n25\n");
+            assertThat(skipping.err()).startsWith("Warning: worker 127.0.0.1:1 skipped (distributed.unreachable_workers=SKIP): ").contains("unreachable");
+            Run failing = CliRunner.run("sql", "--tpch", "0.01", "--workers", "127.0.0.1:1," + address, "--set", "distributed.unreachable_workers=FAIL",
+                    "select count(*) as n from nation");
+            assertThat(failing.exitCode()).isEqualTo(1);
+            assertThat(failing.err()).contains("WORKER_UNREACHABLE", "127.0.0.1:1").doesNotContain("\tat ");
 
             process.toHandle().destroy(); // SIGTERM, keeping our end of its stdout open
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("the worker stops within 20 s of SIGTERM").isTrue();

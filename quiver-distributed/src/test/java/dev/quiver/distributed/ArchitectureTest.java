@@ -39,7 +39,7 @@ class ArchitectureTest {
         Set<String> packages = classes.stream().map(JavaClass::getPackageName).filter(name -> name.startsWith(BASE + "."))
                 .map(name -> name.substring(BASE.length() + 1)).collect(Collectors.toSet());
         assertThat(packages).containsExactlyInAnyOrder("config", "protocol", "operator", "codec", "codec.spi", "compression", "client", "worker", "plan",
-                "aqe", "event", "planner", "handler", "coordinator", "coordinator.spi", "explain");
+                "aqe", "event", "planner", "handler", "coordinator", "coordinator.spi", "coordinator.discovery", "explain");
     }
 
     @Test

@@ -2,44 +2,41 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.client.WorkerClient;
 import dev.quiver.distributed.client.WorkerConnections;
 import dev.quiver.distributed.codec.PlanCodec;
 import dev.quiver.distributed.coordinator.Coordinator;
 import dev.quiver.distributed.coordinator.CoordinatorConfig;
+import dev.quiver.distributed.coordinator.discovery.StaticWorkerResolver;
+import dev.quiver.distributed.coordinator.discovery.WorkerResolver;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.planner.StageEventDispatcher;
 import dev.quiver.distributed.protocol.ClusterSecurity;
 import dev.quiver.distributed.protocol.QuiverVersion;
-import dev.quiver.distributed.protocol.WorkerAddress;
-import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.distributed.worker.LocalCluster;
-import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spi.Catalog;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Starts a session's distributed runtime: a local cluster if asked for, the Flight connections to the workers, the coordinator. */
 final class ClusterSetup {
     /**
-     * Where the workers are: running ones at {@code addresses}, or {@code localWorkers} to start in
-     * this JVM; {@code security} protects every call to them (local workers are started with it).
+     * Where the workers are: running ones that {@code resolver} names before each query, or
+     * {@code localWorkers} to start in this JVM; {@code security} protects every call to them (local
+     * workers are started with it).
      */
-    record Spec(List<WorkerAddress> addresses, int localWorkers, long memoryLimitPerWorker, ClusterSecurity security) {
+    record Spec(Optional<WorkerResolver> resolver, int localWorkers, long memoryLimitPerWorker, ClusterSecurity security) {
         Spec {
-            addresses = List.copyOf(requireNonNull(addresses, "addresses is null"));
+            requireNonNull(resolver, "resolver is null");
             requireNonNull(security, "security is null");
         }
 
         Spec with(ClusterSecurity clusterSecurity) {
-            return new Spec(addresses, localWorkers, memoryLimitPerWorker, clusterSecurity);
+            return new Spec(resolver, localWorkers, memoryLimitPerWorker, clusterSecurity);
         }
     }
 
@@ -51,22 +48,18 @@ final class ClusterSetup {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             Optional<LocalCluster> local = Optional.empty();
-            List<WorkerAddress> addresses = spec.addresses();
+            Optional<WorkerResolver> resolver = spec.resolver();
             if (spec.localWorkers() > 0) {
                 LocalCluster cluster = LocalCluster.start(spec.localWorkers(), spec.memoryLimitPerWorker(), codec, QuiverVersion.CURRENT, spec.security());
                 opened.add(cluster);
                 local = Optional.of(cluster);
-                addresses = cluster.addresses();
+                resolver = Optional.of(new StaticWorkerResolver(cluster.addresses()));
             }
             WorkerConnections connections = new WorkerConnections("coordinator", root, executor, codec, spec.security());
             opened.add(0, connections);
-            List<WorkerClient> clients = addresses.stream().<WorkerClient>map(connections::workerClient).toList();
-            Coordinator coordinator = new Coordinator(clients, connections.exchangeClient(),
+            Coordinator coordinator = new Coordinator(resolver.orElseThrow(), connections::workerClient, connections.exchangeClient(),
                     CoordinatorConfig.defaults(QuiverVersion.CURRENT).withFinalizationTimeout(finalizationTimeout), listeners);
-            long localLimit = spec.memoryLimitPerWorker();
-            Function<Settings, List<Long>> memoryLimits = local.isPresent() ? settings -> Collections.nCopies(clients.size(), localLimit)
-                    : settings -> coordinator.checkWorkers(executor, settings).stream().map(WorkerInfo::memoryLimitBytes).toList();
-            return new DistributedRuntime(coordinator, opened, local, dispatcher, memoryLimits, extensions.estimators());
+            return new DistributedRuntime(coordinator, opened, local, dispatcher, executor, extensions.estimators());
         } catch (RuntimeException e) {
             for (AutoCloseable resource : opened) {
                 try {

@@ -2,7 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.distributed.coordinator.DistributedQuery;
+import dev.quiver.distributed.coordinator.RetryingQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.TaskId;
@@ -50,7 +50,7 @@ public final class QueryHandle implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Function<TaskContext, BatchStream> streamFactory;
     private final long startNanos;
-    private final Optional<DistributedQuery> distributed;
+    private final Optional<RetryingQuery> distributed;
     private ErrorTranslatingBatchStream stream;
     private boolean closed;
 
@@ -60,7 +60,7 @@ public final class QueryHandle implements AutoCloseable {
     }
 
     QueryHandle(String queryId, List<String> columnNames, Schema schema, ExecutionPlan plan, TaskContext context,
-            BufferAllocator allocator, Function<TaskContext, BatchStream> streamFactory, long startNanos, Optional<DistributedQuery> distributed) {
+            BufferAllocator allocator, Function<TaskContext, BatchStream> streamFactory, long startNanos, Optional<RetryingQuery> distributed) {
         this.distributed = requireNonNull(distributed, "distributed is null");
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.columnNames = List.copyOf(requireNonNull(columnNames, "columnNames is null"));
@@ -148,7 +148,7 @@ public final class QueryHandle implements AutoCloseable {
 
     /**
      * What the run tells its user besides its rows, e.g. how many rows a scan with
-     * {@code ignore_errors} skipped; known once the result stream ended, failed or was closed. A
+     * {@code ignore_errors} skipped, a worker left out or a retry of a distributed query; known once the result stream ended, failed or was closed. A
      * distributed query whose scans may warn waits here for its tasks' final reports (which come
      * right after the end), since they carry what the scans counted on the workers.
      *
@@ -165,23 +165,26 @@ public final class QueryHandle implements AutoCloseable {
         if (distributed.isEmpty()) {
             return QueryWarnings.of(plan);
         }
+        List<QueryWarning> cluster = QueryWarnings.ofEvents(distributed.get().events());
         if (!QueryWarnings.mayWarn(plan)) {
-            return List.of();
+            return cluster;
         }
-        return QueryWarnings.of(distributed.get().finalPlan().join());
+        List<QueryWarning> all = new ArrayList<>(cluster);
+        all.addAll(QueryWarnings.of(distributed.get().finalPlan().join()));
+        return List.copyOf(all);
     }
 
     /** The events of a distributed query so far, in order (empty for a query on one node). */
     public List<QueryEvent> events() {
-        return distributed.map(DistributedQuery::events).orElse(List.of());
+        return distributed.map(RetryingQuery::events).orElse(List.of());
     }
 
     /** Each dispatched task's last known state, for progress display (empty for a query on one node). */
     public Map<TaskId, TaskState> taskStates() {
-        return distributed.map(DistributedQuery::taskStates).orElse(Map.of());
+        return distributed.map(RetryingQuery::taskStates).orElse(Map.of());
     }
 
-    private DistributedQuery distributed() {
+    private RetryingQuery distributed() {
         return distributed.orElseThrow(() -> new QuiverException(ErrorCode.INVALID_ARGUMENT,
                 "Query " + queryId + " ran on one node; only a distributed query (a session with workers) has a final distributed plan"));
     }
@@ -222,7 +225,7 @@ public final class QueryHandle implements AutoCloseable {
             failure = e;
         }
         try {
-            distributed.ifPresent(DistributedQuery::close);
+            distributed.ifPresent(RetryingQuery::close);
         } catch (RuntimeException e) {
             failure = failure == null ? e : failure;
         }

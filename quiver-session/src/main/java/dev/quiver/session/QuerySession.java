@@ -6,9 +6,11 @@ import dev.quiver.distributed.codec.spi.ExprCodec;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.CoordinatorMetrics;
-import dev.quiver.distributed.coordinator.DistributedQuery;
+import dev.quiver.distributed.coordinator.RetryingQuery;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.PlannedQuery;
+import dev.quiver.distributed.coordinator.discovery.StaticWorkerResolver;
+import dev.quiver.distributed.coordinator.discovery.WorkerResolver;
 import dev.quiver.distributed.coordinator.spi.QueryEventListener;
 import dev.quiver.distributed.event.StageEventHandler;
 import dev.quiver.distributed.explain.DistributedExplain;
@@ -193,9 +195,14 @@ public final class QuerySession implements AutoCloseable {
         return distributed.isPresent();
     }
 
-    /** The workers queries run on (empty for a single-node session). */
+    /** The workers the session's resolver names now (empty for a single-node session); a query runs on those of them that answer. */
     public List<WorkerAddress> workers() {
         return distributed.map(d -> d.coordinator().workers()).orElse(List.of());
+    }
+
+    /** Where the session's workers come from, as configured (e.g. {@code dns:quiver-workers:7070}); empty for a single-node session. */
+    public Optional<String> workerSource() {
+        return distributed.map(d -> d.coordinator().resolver().describe());
     }
 
     /** The coordinator's counters (e.g. {@code metrics_finalization_timeouts}), if the session has workers. */
@@ -379,8 +386,9 @@ public final class QuerySession implements AutoCloseable {
         return literalResult(StatementDescriber.explainSchema(format), List.of(List.of(shown)), start, plan, scope);
     }
 
-    private QueryHandle explainDistributed(PlannedQuery plan, String queryId, boolean analyze, SessionSettings.ExplainFormat format, long start,
-            StatementScope scope) {
+    private QueryHandle explainDistributed(DistributedRuntime.Planned planned, String queryId, boolean analyze, SessionSettings.ExplainFormat format,
+            long start, StatementScope scope) {
+        PlannedQuery plan = planned.query();
         if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
             String shown = "distributed.dynamic_task_count=true: AQE decides the stages and their task counts at run time (EXPLAIN ANALYZE or"
@@ -397,7 +405,7 @@ public final class QuerySession implements AutoCloseable {
             return explainResult(shown, format, start, plan.singleNodePlan(), scope);
         }
         FinalPlan done;
-        try (QueryHandle run = startDistributed(plan, queryId, start, scope)) {
+        try (QueryHandle run = startDistributed(planned, queryId, start, scope)) {
             drain(run);
             done = run.finalPlan().join();
         }
@@ -415,7 +423,7 @@ public final class QuerySession implements AutoCloseable {
         }
     }
 
-    private PlannedQuery planDistributed(ExecutionPlan plan, String queryId, StatementScope scope) {
+    private DistributedRuntime.Planned planDistributed(ExecutionPlan plan, String queryId, StatementScope scope) {
         return distributed.orElseThrow().plan(plan, scope.settings(), queryId);
     }
 
@@ -424,12 +432,12 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /** A handle whose stream dispatches {@code plan}'s stages to the workers and reads the head stage. */
-    private QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, StatementScope scope) {
+    private QueryHandle startDistributed(DistributedRuntime.Planned plan, String queryId, long start, StatementScope scope) {
         return startDistributed(plan, queryId, start, Optional.empty(), scope);
     }
 
     /** With a {@code sink}, the handle writes the rows into it and returns their count. */
-    private synchronized QueryHandle startDistributed(PlannedQuery plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink,
+    private synchronized QueryHandle startDistributed(DistributedRuntime.Planned plan, String queryId, long start, Optional<Function<TaskContext, WriteSink>> sink,
             StatementScope scope) {
         checkOpen();
         DistributedRuntime runtime = distributed.orElseThrow();
@@ -437,8 +445,8 @@ public final class QuerySession implements AutoCloseable {
         BufferAllocator queryAllocator = allocator.newChildAllocator(queryId, 0, Long.MAX_VALUE);
         TaskContext context = new TaskContext(queryId, queryAllocator, scope.pool(), executor, ExecutionConfig.of(current),
                 runtime.coordinator().headServices());
-        DistributedQuery query = runtime.newQuery(queryId, plan, context, current);
-        ExecutionPlan root = plan.singleNodePlan();
+        RetryingQuery query = runtime.newQuery(queryId, plan, context, current);
+        ExecutionPlan root = plan.query().singleNodePlan();
         Schema schema = sink.isPresent() ? WriteSink.COUNT_SCHEMA : root.schema();
         return new QueryHandle(queryId, columnNames(schema), schema, root, context, queryAllocator, output(ctx -> query.start(), sink), start,
                 Optional.of(query));
@@ -744,7 +752,15 @@ public final class QuerySession implements AutoCloseable {
             if (copy.isEmpty()) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "workers(...) needs at least one worker address");
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(copy, 0, Long.MAX_VALUE, ClusterSecurity.NONE));
+            return workers(new StaticWorkerResolver(copy));
+        }
+
+        /**
+         * Runs queries on the running workers {@code resolver} names, asked again before every query
+         * (a DNS name, a file: {@link dev.quiver.distributed.coordinator.discovery.WorkerResolvers#parse}; docs/cluster.md).
+         */
+        public Builder workers(WorkerResolver resolver) {
+            this.cluster = Optional.of(new ClusterSetup.Spec(Optional.of(requireNonNull(resolver, "resolver is null")), 0, Long.MAX_VALUE, ClusterSecurity.NONE));
             return this;
         }
 
@@ -758,7 +774,7 @@ public final class QuerySession implements AutoCloseable {
             if (count < 1) {
                 throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "localWorkers needs at least 1 worker, not " + count);
             }
-            this.cluster = Optional.of(new ClusterSetup.Spec(List.of(), count, memoryLimitPerWorker, ClusterSecurity.NONE));
+            this.cluster = Optional.of(new ClusterSetup.Spec(Optional.empty(), count, memoryLimitPerWorker, ClusterSecurity.NONE));
             return this;
         }
 

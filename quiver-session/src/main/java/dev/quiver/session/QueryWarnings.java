@@ -1,11 +1,14 @@
 package dev.quiver.session;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.engine.error.QueryWarning;
+import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.spi.TableScanExec;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +16,8 @@ import java.util.Set;
 
 /**
  * The warnings of a query that ended: what each {@link TableScanExec} of it makes of its counters,
- * summed over the partitions that ran it on one node or over the tasks that ran it on workers.
+ * summed over the partitions that ran it on one node or over the tasks that ran it on workers; and,
+ * for a distributed query, the workers it skipped and the times it was run again ({@link #ofEvents}).
  * Two scans that warn alike (a table read twice) give one warning.
  */
 final class QueryWarnings {
@@ -29,6 +33,19 @@ final class QueryWarnings {
         Set<QueryWarning> warnings = new LinkedHashSet<>();
         for (TableScanExec scan : PlanTree.nodesOf(plan, TableScanExec.class)) {
             warnings.addAll(scan.warnings(scan.metrics().counters()));
+        }
+        return List.copyOf(warnings);
+    }
+
+    /** What the coordinator tells of how a distributed query ran ({@code events}): each worker it left out, each time it ran the query again. */
+    static List<QueryWarning> ofEvents(List<QueryEvent> events) {
+        List<QueryWarning> warnings = new ArrayList<>();
+        for (QueryEvent event : events) {
+            if (event instanceof QueryEvent.WorkerSkipped skipped) {
+                warnings.add(new QueryWarning(WarningCode.WORKER_SKIPPED, skipped.warning()));
+            } else if (event instanceof QueryEvent.QueryRetried retried) {
+                warnings.add(new QueryWarning(WarningCode.QUERY_RETRIED, retried.warning()));
+            }
         }
         return List.copyOf(warnings);
     }

@@ -50,6 +50,17 @@ public final class DistributedSettings {
                     + "(a late answer is asked for again, a refused connection retried with backoff) before it fails with WORKER_UNREACHABLE; "
                     + "raise it when workers answer slowly under load"));
 
+    public static final Setting<UnreachableWorkers> UNREACHABLE_WORKERS = DECLARED.add(Setting.of("distributed.unreachable_workers",
+            SettingTypes.enumOf(UnreachableWorkers.class), UnreachableWorkers.SKIP, SettingCheck.any(),
+            "a listed worker that does not answer the info call before a query: SKIP runs the query on the others with a warning "
+                    + "(events, EXPLAIN ANALYZE); FAIL fails it with WORKER_UNREACHABLE"));
+    public static final Setting<RetryPolicy> RETRY_POLICY = DECLARED.add(Setting.of("distributed.retry_policy",
+            SettingTypes.enumOf(RetryPolicy.class), RetryPolicy.NONE, SettingCheck.any(),
+            "a query that loses a worker: NONE fails naming it; QUERY re-plans and re-runs it on the workers that answer, if no row "
+                    + "has reached the client yet (docs/cluster.md)"));
+    public static final Setting<Integer> QUERY_RETRY_ATTEMPTS = DECLARED.add(Setting.of("distributed.query_retry_attempts", SettingTypes.INTEGER, 2,
+            SettingCheck.atLeast(0), "with retry_policy=QUERY, how many times a query that lost a worker is run again at most"));
+
     /** The {@code distributed.*} settings and the rules between them. */
     public static final SettingsRegistry REGISTRY = DECLARED.build(List.of(SettingsRule.below(HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS)));
 

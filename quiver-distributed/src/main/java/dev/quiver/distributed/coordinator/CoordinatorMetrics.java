@@ -14,10 +14,12 @@ public final class CoordinatorMetrics {
     public static final String METRICS_FINALIZATION_TIMEOUTS = "metrics_finalization_timeouts";
     public static final String QUERIES_STARTED = "queries_started";
     public static final String TASKS_DISPATCHED = "tasks_dispatched";
+    public static final String QUERIES_RETRIED = "queries_retried";
 
     private final AtomicLong finalizationTimeouts = new AtomicLong();
     private final AtomicLong queriesStarted = new AtomicLong();
     private final AtomicLong tasksDispatched = new AtomicLong();
+    private final AtomicLong queriesRetried = new AtomicLong();
 
     public long metricsFinalizationTimeouts() {
         return finalizationTimeouts.get();
@@ -31,10 +33,15 @@ public final class CoordinatorMetrics {
         return tasksDispatched.get();
     }
 
+    /** How many times a query that lost a worker was run again ({@code distributed.retry_policy=QUERY}). */
+    public long queriesRetried() {
+        return queriesRetried.get();
+    }
+
     /** Every counter by name. */
     public Map<String, Long> asMap() {
         return Map.of(METRICS_FINALIZATION_TIMEOUTS, metricsFinalizationTimeouts(), QUERIES_STARTED, queriesStarted(),
-                TASKS_DISPATCHED, tasksDispatched());
+                TASKS_DISPATCHED, tasksDispatched(), QUERIES_RETRIED, queriesRetried());
     }
 
     void finalizationTimedOut() {
@@ -43,6 +50,10 @@ public final class CoordinatorMetrics {
 
     void queryStarted() {
         queriesStarted.incrementAndGet();
+    }
+
+    void queryRetried() {
+        queriesRetried.incrementAndGet();
     }
 
     void taskDispatched() {

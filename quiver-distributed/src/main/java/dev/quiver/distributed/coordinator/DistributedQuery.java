@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -46,7 +47,9 @@ import java.util.function.UnaryOperator;
  * <pre>
  *   NEW --start()--> RUNNING --head finished / failed / closed early / cancel()--> ENDING --all final reports--> DONE
  * </pre>
- * {@link #start()} checks the workers, then for each stage in order: closes it (its inputs are
+ * {@link #start()} takes its workers (asked and checked when the query was planned, or now: see
+ * {@link Coordinator#resolveWorkers}; each one skipped is a {@link QueryEvent.WorkerSkipped} event and
+ * a warning of the final plan), then for each stage in order: closes it (its inputs are
  * dispatched), keeps the task count the planner chose (with adaptive task counts the
  * {@link AdaptiveDispatch} sizes it instead), and dispatches its tasks (binding their stage inputs to
  * the producers' workers and their producer head to the consumer's task count). The head stage runs
@@ -64,7 +67,7 @@ import java.util.function.UnaryOperator;
  * <h2>Failures</h2>
  * A task reporting FAILED, or a broken control stream, fails the query with an error naming the stage
  * and the worker (keeping the task's error code), ends every other task and fails the result stream.
- * v1 does not retry.
+ * A query does not retry itself: {@link RetryingQuery} runs it again as a new query when it lost a worker.
  */
 public final class DistributedQuery implements AutoCloseable {
     private enum Phase { NEW, RUNNING, ENDING, DONE }
@@ -73,7 +76,10 @@ public final class DistributedQuery implements AutoCloseable {
     /** The planned stages, or with adaptive task counts what AQE plans them with as the query runs. */
     private final PlannedQuery planned;
     private volatile AdaptiveDispatch adaptiveLoop;
+    /** Where the query runs, asked once at {@link #start()}. */
+    private final Supplier<QueryWorkers> workerSource;
     private final Map<WorkerAddress, WorkerClient> workers = new LinkedHashMap<>();
+    private List<String> warnings = List.of();
     private final TaskContext headContext;
     private final Settings taskSettings;
     private final CoordinatorConfig config;
@@ -90,11 +96,11 @@ public final class DistributedQuery implements AutoCloseable {
     private ExecutionPlan headPlan;
 
     /** With {@link PlannedQuery.Adaptive} the query has adaptive task counts (DESIGN §5): {@link #start()} sizes its stages ({@link AdaptiveDispatch}). */
-    DistributedQuery(String queryId, PlannedQuery planned, List<WorkerClient> workers, TaskContext headContext,
+    DistributedQuery(String queryId, PlannedQuery planned, Supplier<QueryWorkers> workerSource, TaskContext headContext,
             Settings taskSettings, CoordinatorConfig config, CoordinatorMetrics metrics, QueryEvents events) {
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.planned = requireNonNull(planned, "planned is null");
-        requireNonNull(workers, "workers is null").forEach(w -> this.workers.put(w.address(), w));
+        this.workerSource = requireNonNull(workerSource, "workerSource is null");
         this.headContext = requireNonNull(headContext, "headContext is null");
         this.taskSettings = requireNonNull(taskSettings, "taskSettings is null");
         this.config = requireNonNull(config, "config is null");
@@ -125,7 +131,14 @@ public final class DistributedQuery implements AutoCloseable {
         }
         metrics.queryStarted();
         try {
-            WorkerCheck.check(List.copyOf(workers.values()), config.version(), WorkerCheck.timeout(taskSettings), headContext.executor());
+            QueryWorkers routed = workerSource.get();
+            List<QueryEvent.WorkerSkipped> skipped = routed.skipped().stream()
+                    .map(skip -> new QueryEvent.WorkerSkipped(queryId, skip.worker(), skip.reason())).toList();
+            synchronized (lock) {
+                routed.clients().forEach(worker -> workers.put(worker.address(), worker));
+                warnings = skipped.stream().map(QueryEvent.WorkerSkipped::warning).toList();
+            }
+            skipped.forEach(events::emit);
             if (planned instanceof PlannedQuery.Adaptive adaptive) {
                 startAdaptive(adaptive);
             } else {
@@ -380,7 +393,7 @@ public final class DistributedQuery implements AutoCloseable {
             List<OperatorMetricsSnapshot> head = headPlan == null ? List.of() : OperatorMetricsSnapshot.of(headPlan);
             AdaptiveDispatch loop = adaptiveLoop;
             done = new FinalPlan(queryId, loop == null ? unstartedPlan() : loop.finalPlan(), tasks.reports(), head, Optional.ofNullable(failure),
-                    loop == null ? Map.of() : loop.decisions());
+                    loop == null ? Map.of() : loop.decisions(), warnings);
             controls = tasks.controls();
         }
         finalization.publish(done, controls);

@@ -28,9 +28,17 @@ import java.util.TreeMap;
  * @param failure why the query failed, if it did
  * @param decisions with adaptive task counts, what AQE decided for each stage (by stage id) and, once
  *        sampled, the stage's extrapolated output; empty for a statically planned query
+ * @param warnings what the user should know about how the query ran, first in EXPLAIN ANALYZE: a
+ *        worker skipped because it did not answer, an earlier attempt that lost a worker and was retried
  */
 public record FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
-        Optional<QuiverException> failure, Map<Integer, StageDecision> decisions) {
+        Optional<QuiverException> failure, Map<Integer, StageDecision> decisions, List<String> warnings) {
+    /** Without warnings. */
+    public FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
+            Optional<QuiverException> failure, Map<Integer, StageDecision> decisions) {
+        this(queryId, plan, taskReports, headMetrics, failure, decisions, List.of());
+    }
+
     /** A plan sized statically (no AQE decisions). */
     public FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> taskReports, List<OperatorMetricsSnapshot> headMetrics,
             Optional<QuiverException> failure) {
@@ -39,6 +47,7 @@ public record FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> t
 
     public FinalPlan {
         decisions = Map.copyOf(requireNonNull(decisions, "decisions is null"));
+        warnings = List.copyOf(requireNonNull(warnings, "warnings is null"));
         requireNonNull(queryId, "queryId is null");
         requireNonNull(plan, "plan is null");
         taskReports = taskReports.stream()
@@ -46,6 +55,13 @@ public record FinalPlan(String queryId, DistributedPlan plan, List<TaskReport> t
                 .toList();
         headMetrics = List.copyOf(requireNonNull(headMetrics, "headMetrics is null"));
         requireNonNull(failure, "failure is null");
+    }
+
+    /** This plan with {@code earlier} warnings before its own (a retried query's). */
+    public FinalPlan withWarningsBefore(List<String> earlier) {
+        List<String> all = new ArrayList<>(earlier);
+        all.addAll(warnings);
+        return new FinalPlan(queryId, plan, taskReports, headMetrics, failure, decisions, all);
     }
 
     /** The reports of stage {@code stageId}'s tasks, by task index. */

@@ -2,6 +2,7 @@ package dev.quiver.distributed.coordinator;
 
 import dev.quiver.distributed.client.WorkerClient;
 import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.distributed.config.UnreachableWorkers;
 import dev.quiver.distributed.protocol.WorkerInfo;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * Asks every worker who it is, all at once, before a query is dispatched: a worker nobody answers
@@ -33,6 +35,15 @@ final class WorkerCheck {
     }
 
     static List<WorkerInfo> check(List<WorkerClient> workers, String version, Duration timeout, QuiverExecutor executor) {
+        return route(workers, version, timeout, UnreachableWorkers.FAIL, executor).infos();
+    }
+
+    /**
+     * Asks every worker as {@link #check} does; with {@link UnreachableWorkers#SKIP} a worker that
+     * is unreachable is left out (with why) instead of failing, unless none answers. A worker of
+     * another version fails under either policy: that is a deployment error, not a lost worker.
+     */
+    static QueryWorkers route(List<WorkerClient> workers, String version, Duration timeout, UnreachableWorkers policy, QuiverExecutor executor) {
         if (workers.isEmpty()) {
             throw new QuiverException(ErrorCode.INVALID_CONFIGURATION, "a distributed query needs at least one worker; none is configured");
         }
@@ -49,16 +60,34 @@ final class WorkerCheck {
             answers.add(answer);
         }
         long deadline = System.nanoTime() + timeout.plus(GUARD).toNanos();
+        List<WorkerClient> reachable = new ArrayList<>();
         List<WorkerInfo> infos = new ArrayList<>();
+        List<QueryWorkers.Skipped> skipped = new ArrayList<>();
+        QuiverException firstUnreachable = null;
         for (int i = 0; i < workers.size(); i++) {
-            WorkerInfo info = await(workers.get(i), answers.get(i), deadline, timeout);
+            WorkerInfo info;
+            try {
+                info = await(workers.get(i), answers.get(i), deadline, timeout);
+            } catch (QuiverException e) {
+                if (policy == UnreachableWorkers.FAIL || e.errorCode() != ErrorCode.WORKER_UNREACHABLE) {
+                    throw e;
+                }
+                firstUnreachable = firstUnreachable == null ? e : firstUnreachable;
+                skipped.add(new QueryWorkers.Skipped(workers.get(i).address(), e.getMessage()));
+                continue;
+            }
             if (!info.version().equals(version)) {
                 throw new QuiverException(ErrorCode.WORKER_VERSION_MISMATCH, "worker " + workers.get(i).address() + " runs Quiver "
                         + info.version() + " but this coordinator runs " + version + "; start workers of the same version");
             }
+            reachable.add(workers.get(i));
             infos.add(info);
         }
-        return List.copyOf(infos);
+        if (reachable.isEmpty()) {
+            throw new QuiverException(ErrorCode.WORKER_UNREACHABLE, "no worker answers: " + skipped.stream().map(QueryWorkers.Skipped::reason)
+                    .collect(Collectors.joining("; ")), firstUnreachable);
+        }
+        return new QueryWorkers(reachable, infos, skipped);
     }
 
     private static WorkerInfo await(WorkerClient worker, CompletableFuture<WorkerInfo> answer, long deadline, Duration timeout) {

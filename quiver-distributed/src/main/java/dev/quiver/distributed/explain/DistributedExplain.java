@@ -47,12 +47,13 @@ public final class DistributedExplain {
 
     /**
      * {@code EXPLAIN ANALYZE} of an executed query: its plan, every worker task's report, the head
-     * stage's metrics from the coordinator, and a first line with the failure if the query failed.
+     * stage's metrics from the coordinator, and first lines with the failure if the query failed and
+     * its warnings (a worker skipped, an attempt retried).
      */
     public static String text(FinalPlan executed) {
         requireNonNull(executed, "executed is null");
         return new TextRenderer(executed.plan(), Optional.of(byStage(executed)), decisionLines(executed))
-                .render(executed.failure().map(failure -> failure.errorCode() + ": " + failure.getMessage()));
+                .render(executed.failure().map(failure -> failure.errorCode() + ": " + failure.getMessage()), executed.warnings());
     }
 
     /**

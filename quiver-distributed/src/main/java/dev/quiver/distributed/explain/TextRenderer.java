@@ -31,7 +31,13 @@ final class TextRenderer {
 
     /** With a first line saying why the query failed, when it did. */
     String render(Optional<String> failure) {
+        return render(failure, List.of());
+    }
+
+    /** With the failure line, then one {@code warning:} line each. */
+    String render(Optional<String> failure, List<String> warnings) {
         failure.ifPresent(reason -> out.append("query failed: ").append(reason).append('\n'));
+        warnings.forEach(warning -> out.append("warning: ").append(warning).append('\n'));
         metrics.map(all -> StageMetrics.Exchanged.of(plan, all)).ifPresent(exchanged -> out.append("exchanged between stages: rows=")
                 .append(exchanged.rows()).append(", bytes=").append(StageMetrics.bytes(exchanged.bytes())).append(" (uncompressed, a broadcast counted once)\n"));
         stage(plan.headStage(), "");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.config.DistributedSettings;
+import dev.quiver.distributed.config.RetryPolicy;
+import dev.quiver.distributed.config.UnreachableWorkers;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.coordinator.spi.QueryEvent.Outcome;
 import dev.quiver.distributed.operator.BoundaryKind;
@@ -19,6 +21,7 @@ import dev.quiver.distributed.protocol.TaskRequest;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -239,6 +242,44 @@ class CoordinatorTest {
     }
 
     @Test
+    void retriesAWorkerLossAtMostQueryRetryAttemptsTimesAndNeverAUserError() throws Exception {
+        Settings settings = DistributedSettings.TASK_REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 1024)
+                .with(DistributedSettings.RETRY_POLICY, RetryPolicy.QUERY).with(DistributedSettings.QUERY_RETRY_ATTEMPTS, 2);
+        exchange.blocking = true;
+        workers.get(1).failOnStart = new TaskError(ErrorCode.WORKER_LOST, "worker 127.0.0.1:9002 ended the control stream");
+        TaskContext parent = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
+        contexts.add(parent);
+        List<String> planned = new CopyOnWriteArrayList<>();
+        RetryingQuery lost = coordinator.newRetryingQuery("q1", settings, parent, (number, attemptId, head) -> {
+            planned.add(number + " " + attemptId);
+            return coordinator.newQuery(attemptId, coalescePlan(), head, settings);
+        });
+        assertThatThrownBy(() -> drain(lost.start())).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_LOST);
+            assertThat(e.getMessage()).contains("127.0.0.1:9002", "attempt 3", "run 2 time(s) again already", "distributed.query_retry_attempts=2");
+        });
+        assertThat(planned).containsExactly("1 q1", "2 q1-r1", "3 q1-r2");
+        assertThat(lost.events()).filteredOn(QueryEvent.QueryRetried.class::isInstance).extracting(e -> ((QueryEvent.QueryRetried) e).retryQueryId())
+                .containsExactly("q1-r1", "q1-r2");
+        FinalPlan done = lost.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.queryId()).isEqualTo("q1-r2");
+        assertThat(done.warnings()).hasSize(2).allMatch(warning -> warning.contains("lost a worker before any row reached the client"));
+        assertThat(coordinator.metrics().queriesRetried()).isEqualTo(2);
+        lost.close();
+
+        // a failure of the query itself would fail again: not retried
+        workers.get(1).failOnStart = new TaskError(ErrorCode.EXCEEDED_MEMORY_LIMIT, "the pool of 127.0.0.1:9002 is full");
+        RetryingQuery full = coordinator.newRetryingQuery("q2", settings, parent, (number, attemptId, head) -> coordinator.newQuery(attemptId, coalescePlan(), head,
+                settings));
+        assertThatThrownBy(() -> drain(full.start())).isInstanceOfSatisfying(QuiverException.class,
+                e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT));
+        assertThat(full.events()).noneMatch(QueryEvent.QueryRetried.class::isInstance);
+        assertThat(full.finalPlan().get(5, TimeUnit.SECONDS).warnings()).isEmpty();
+        assertThat(coordinator.metrics().queriesRetried()).isEqualTo(2);
+        full.close();
+    }
+
+    @Test
     void aBrokenControlStreamFailsTheRunningQuery() throws Exception {
         exchange.blocking = true;
         DistributedQuery query = newQuery(coalescePlan());
@@ -294,9 +335,39 @@ class CoordinatorTest {
     }
 
     @Test
-    void refusesAnUnreachableWorkerOrAnotherVersion() {
+    void skipsAnUnreachableWorkerWithAWarning() throws Exception {
         workers.get(1).unreachable = true;
         DistributedQuery query = newQuery(coalescePlan());
+        List<List<Object>> rows = drain(query.start());
+
+        // every producer task ran on the worker that answered
+        assertThat(workers.get(1).requests).isEmpty();
+        assertThat(workers.get(0).requests).hasSize(3);
+        assertThat(rows).containsExactlyInAnyOrder(List.of(0, 9001), List.of(1, 9001), List.of(2, 9001));
+        assertThat(query.events().get(0)).isInstanceOfSatisfying(QueryEvent.WorkerSkipped.class, skipped -> {
+            assertThat(skipped.worker().port()).isEqualTo(9002);
+            assertThat(skipped.reason()).contains("127.0.0.1:9002");
+        });
+        FinalPlan done = query.finalPlan().get(5, TimeUnit.SECONDS);
+        assertThat(done.failure()).isEmpty();
+        assertThat(done.warnings()).singleElement().asString().contains("worker 127.0.0.1:9002 skipped");
+
+        // none answers: the query fails naming them all
+        workers.get(0).unreachable = true;
+        DistributedQuery none = newQuery(coalescePlan());
+        assertThatThrownBy(none::start).isInstanceOfSatisfying(QuiverException.class, e -> {
+            assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
+            assertThat(e.getMessage()).contains("no worker answers", "127.0.0.1:9001", "127.0.0.1:9002");
+        });
+    }
+
+    @Test
+    void refusesAnUnreachableWorkerUnderFailOrAnotherVersion() {
+        workers.get(1).unreachable = true;
+        TaskContext context = new TaskContext("q1", allocator, MemoryPool.unlimited(), executor, new ExecutionConfig(1024, 2), coordinator.headServices());
+        contexts.add(context);
+        DistributedQuery query = coordinator.newQuery("q1", coalescePlan(), context, DistributedSettings.TASK_REGISTRY.defaults()
+                .with(DistributedSettings.UNREACHABLE_WORKERS, UnreachableWorkers.FAIL));
         assertThatThrownBy(query::start).isInstanceOfSatisfying(QuiverException.class, e -> {
             assertThat(e.errorCode()).isEqualTo(ErrorCode.WORKER_UNREACHABLE);
             assertThat(e.getMessage()).contains("127.0.0.1:9002");

@@ -3,6 +3,7 @@ package dev.quiver.session.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.quiver.distributed.coordinator.FinalPlan;
+import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.worker.LocalCluster;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** One distributed statement's result and final plan, and the checks every distributed run must pass. */
-record DistributedRun(QueryResult result, FinalPlan finalPlan) {
+record DistributedRun(QueryResult result, FinalPlan finalPlan, List<QueryEvent> events) {
     /**
      * Runs a script ({@code ;}-separated, {@code --} comment lines dropped, as the TPC-H texts are): every statement but the last
      * plainly, the last through its handle, whose final plan is awaited.
@@ -34,7 +35,8 @@ record DistributedRun(QueryResult result, FinalPlan finalPlan) {
     static DistributedRun query(QuerySession session, String sql) {
         QueryHandle handle = session.execute(sql);
         QueryResult result = handle.collect();
-        return new DistributedRun(result, awaitFinalPlan(handle));
+        FinalPlan finalPlan = awaitFinalPlan(handle);
+        return new DistributedRun(result, finalPlan, handle.events());
     }
 
     /** The final plan, which must complete promptly once the result stream ended. */

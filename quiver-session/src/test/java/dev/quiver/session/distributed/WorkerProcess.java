@@ -39,7 +39,15 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start() throws IOException {
-        List<String> command = JavaCommand.of(WorkerProcessMain.class);
+        return start(JavaCommand.of(WorkerProcessMain.class));
+    }
+
+    /** A worker listening on {@code host:port} (e.g. 127.0.0.2, a loopback address of its own, on the port the others use). */
+    static WorkerProcess start(String host, int port) throws IOException {
+        return start(JavaCommand.of(WorkerProcessMain.class, host, Integer.toString(port)));
+    }
+
+    private static WorkerProcess start(List<String> command) throws IOException {
         Path log = Files.createTempFile("quiver-worker-", ".log");
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
         try {
@@ -56,13 +64,23 @@ final class WorkerProcess implements AutoCloseable {
 
     /** How many tasks the worker still holds, asked over stdin. */
     int activeTasks() {
+        String line = status();
+        return Integer.parseInt(line.substring(line.indexOf("tasks=") + 6, line.indexOf(' ', line.indexOf("tasks="))));
+    }
+
+    /** The bytes the worker's memory pool has handed out and not got back, asked over stdin. */
+    long poolUsedBytes() {
+        String line = status();
+        return Long.parseLong(line.substring(line.indexOf("pool=") + 5).strip());
+    }
+
+    private String status() {
         stdin.println("status");
         try {
             String line;
             while ((line = stdout.readLine()) != null) {
                 if (line.startsWith(WorkerProcessMain.STATUS)) {
-                    String tasks = line.substring(line.indexOf("tasks=") + 6, line.indexOf(' ', line.indexOf("tasks=")));
-                    return Integer.parseInt(tasks);
+                    return line;
                 }
             }
         } catch (IOException e) {

@@ -10,7 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A worker process for tests: starts a {@link WorkerServer} on 127.0.0.1 (a free port) that decodes
+ * A worker process for tests: starts a {@link WorkerServer} on 127.0.0.1 (a free port; or on the
+ * host and port given as the two arguments) that decodes
  * the SQL layer's plans, prints {@code LISTENING host:port}, answers each {@code status} line on
  * stdin with {@code STATUS tasks=N pool=BYTES}, and stops when stdin closes.
  */
@@ -24,6 +25,7 @@ public final class WorkerProcessMain {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try (TpchCatalog small = TpchCatalog.cached(0.01, 256L << 20);
                 WorkerServer server = WorkerServer.builder().name("worker-process").version(QuiverVersion.CURRENT)
+                        .host(args.length == 2 ? args[0] : "127.0.0.1").port(args.length == 2 ? Integer.parseInt(args[1]) : 0)
                         .codec(SqlPlanCodec.builder().tpchCatalogs(sf -> sf == small.scaleFactor() ? small : new TpchCatalog(sf)).build())
                         .start()) {
             out.println(LISTENING + server.address());

@@ -18,7 +18,9 @@ import java.util.Optional;
  * stage, for the plan it is dispatched with, also after a stage-event handler rewrote it) and
  * {@link StageSampled} once its samples are in (always after its {@link StageDispatched}); for
  * each task, {@link TaskStateChanged} (PLANNED, SENT, then what the worker reports); and one
- * {@link QueryEnded}. Events of one task arrive in order; events of different tasks interleave.
+ * {@link QueryEnded}. A {@link WorkerSkipped} comes before the first stage's events. A query that
+ * is run again after it lost a worker has the events of each attempt in turn, each attempt's
+ * {@link QueryEnded} followed by a {@link QueryRetried}. Events of one task arrive in order; events of different tasks interleave.
  */
 public sealed interface QueryEvent {
     String queryId();
@@ -86,6 +88,43 @@ public sealed interface QueryEvent {
         @Override
         public String queryId() {
             return task.queryId();
+        }
+    }
+
+    /**
+     * Worker {@code worker}, named by the resolver, did not answer before the query started and is
+     * left out of it ({@code distributed.unreachable_workers=SKIP}); {@code reason} is the info call's error.
+     */
+    record WorkerSkipped(String queryId, WorkerAddress worker, String reason) implements QueryEvent {
+        public WorkerSkipped {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(worker, "worker is null");
+            requireNonNull(reason, "reason is null");
+        }
+
+        /** The one-line warning a user sees (EXPLAIN ANALYZE, the query's warnings). */
+        public String warning() {
+            return ("worker " + worker + " skipped (distributed.unreachable_workers=SKIP): " + reason).replace('\n', ' ');
+        }
+    }
+
+    /**
+     * Attempt {@code queryId} of a query lost a worker before any row reached the client
+     * ({@code distributed.retry_policy=QUERY}): its tasks were ended and the query runs again, planned
+     * on the workers that answer now, as {@code retryQueryId} (attempt {@code attempt}, counting from 1);
+     * {@code error} is why the attempt failed. The events of the new attempt follow.
+     */
+    record QueryRetried(String queryId, int attempt, String retryQueryId, String error) implements QueryEvent {
+        public QueryRetried {
+            requireNonNull(queryId, "queryId is null");
+            requireNonNull(retryQueryId, "retryQueryId is null");
+            requireNonNull(error, "error is null");
+        }
+
+        /** The one-line warning a user sees (EXPLAIN ANALYZE, the query's warnings). */
+        public String warning() {
+            return ("attempt " + (attempt - 1) + " (" + queryId + ") lost a worker before any row reached the client and the query ran again as "
+                    + retryQueryId + " (distributed.retry_policy=QUERY): " + error).replace('\n', ' ');
         }
     }
 
