@@ -32,12 +32,15 @@ import java.util.Optional;
  * @param dataDir where the files of a file source are written (default: a directory under {@code java.io.tmpdir})
  * @param scanTest whether to also measure the full decode of lineitem ({@link ScanTest})
  * @param cluster also run Quiver distributed on in-process workers, and with which settings
+ * @param s3Prefix with a Parquet source: Quiver reads the files from this {@code s3://bucket/prefix}
+ *     (uploaded once from {@code dataDir}; endpoint and credentials from the AWS environment variables,
+ *     docs/s3.md), DuckDB still from the local files
  */
 public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
         boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest,
-        Optional<Cluster> cluster) {
+        Optional<Cluster> cluster, Optional<String> s3Prefix) {
     private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
-            "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir");
+            "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir", "--s3-prefix");
 
     public BenchOptions {
         requireNonNull(queries, "queries is null");
@@ -45,6 +48,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
         requireNonNull(source, "source is null");
         requireNonNull(dataDir, "dataDir is null");
         requireNonNull(cluster, "cluster is null");
+        requireNonNull(s3Prefix, "s3Prefix is null");
         if (!(scaleFactor > 0)) {
             throw invalid("scale factor must be positive: " + scaleFactor);
         }
@@ -64,50 +68,55 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      */
     public static BenchOptions defaults() {
         return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3,
-                BenchSource.GENERATED, Optional.empty(), false, Optional.empty());
+                BenchSource.GENERATED, Optional.empty(), false, Optional.empty(), Optional.empty());
     }
 
     public BenchOptions withScaleFactor(double sf) {
-        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withTargetPartitions(int partitions) {
-        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withMemoryLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
-                explainSlowest, source, dataDir, scanTest, cluster);
+                explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withQueries(List<Integer> numbers) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withDuckDb(boolean enabled, int threads) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withCacheLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withExplainSlowest(int count) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster, s3Prefix);
     }
 
     public BenchOptions withSource(BenchSource fileSource, Optional<Path> directory) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                fileSource, directory, scanTest, cluster);
+                fileSource, directory, scanTest, cluster, s3Prefix);
+    }
+
+    public BenchOptions withS3Prefix(Optional<String> prefix) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                source, dataDir, scanTest, cluster, prefix);
     }
 
     public BenchOptions withScanTest(boolean enabled) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, enabled, cluster);
+                source, dataDir, enabled, cluster, s3Prefix);
     }
 
     /**
@@ -138,7 +147,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     public BenchOptions withCluster(Optional<Cluster> distributed) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, distributed);
+                source, dataDir, scanTest, distributed, s3Prefix);
     }
 
     /** The directory of a file source's dataset: {@code dataDir}, or {@code java.io.tmpdir/quiver-tpch-sf<SF>-<format>}. */
@@ -152,7 +161,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     /**
      * Parses {@code --sf 1 --partitions 2 --memory 3GiB --warmups 1 --runs 3 --queries 1,3,5
-     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3 --source parquet --data-dir DIR --scan-test} over the defaults.
+     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3 --source parquet --data-dir DIR --s3-prefix s3://b/p --scan-test} over the defaults.
      */
     public static BenchOptions parse(String... args) {
         BenchOptions options = defaults();
@@ -186,11 +195,15 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                     case "--explain" -> options.withExplainSlowest(Integer.parseInt(value));
                     case "--source" -> options.withSource(BenchSource.fromName(value), options.dataDir());
                     case "--data-dir" -> options.withSource(options.source(), Optional.of(Path.of(value)));
+                    case "--s3-prefix" -> options.withS3Prefix(Optional.of(value));
                     default -> throw new IllegalStateException("flag without a case: " + flag);
                 };
             } catch (NumberFormatException e) {
                 throw invalid("option " + flag + " expects a number, got '" + value + "'");
             }
+        }
+        if (options.s3Prefix().isPresent() && (!options.s3Prefix().get().startsWith("s3://") || options.source() != BenchSource.PARQUET)) {
+            throw invalid("--s3-prefix takes s3://bucket/prefix, with --source parquet");
         }
         return options;
     }
@@ -214,6 +227,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                 + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
                 + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
                 + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory())
+                + s3Prefix.map(prefix -> ", Quiver reads them from " + prefix).orElse("")
                 + cluster.map(c -> ", also on " + c.description()
                         + (c.settings().isEmpty() ? "" : " with " + c.settings())).orElse("");
     }

@@ -4,11 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.source.files.FileFormat;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
+import dev.quiver.session.SessionSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -112,6 +114,14 @@ public final class TpchBenchmark {
         out.printf(Locale.ROOT, "%s %s files in %s%n", data.written() ? String.format(Locale.ROOT, "wrote in %.1f s:", data.seconds())
                 : "reusing", options.source(), data.directory());
         Catalog catalog = data.catalog();
+        if (options.s3Prefix().isPresent()) {
+            Storages storages = Storages.from(SessionSettings.REGISTRY.defaults());
+            long uploadStart = System.nanoTime();
+            long bytes = data.upload(storages, options.s3Prefix().get());
+            catalog = TpchFileData.catalog(storages, options.s3Prefix().get());
+            out.printf(Locale.ROOT, "Quiver reads the files (%s of Parquet) from %s (uploaded if absent and opened in %.1f s); DuckDB the local ones%n",
+                    ByteSize.formatBytes(bytes), options.s3Prefix().get(), (System.nanoTime() - uploadStart) / 1e9);
+        }
         long loadStart = System.nanoTime();
         DuckDbTpch duckdb = null;
         if (options.duckdb()) {

@@ -6,11 +6,17 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.source.files.FileFormat;
+import dev.quiver.engine.source.files.FileOptions;
+import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.files.TpchDatasetWriter;
 import dev.quiver.engine.source.files.TpchFiles;
+import dev.quiver.engine.source.storage.Location;
+import dev.quiver.engine.source.storage.Storage;
+import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.engine.spi.TableSource;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -71,6 +78,10 @@ public record TpchFileData(Path directory, FileFormat format, boolean written, d
         for (TableSource table : TpchFiles.open(directory)) {
             tables.put(table.name(), table);
         }
+        return catalogOf(tables);
+    }
+
+    private static Catalog catalogOf(Map<String, TableSource> tables) {
         return new Catalog() {
             @Override
             public Optional<TableSource> table(String name) {
@@ -82,6 +93,51 @@ public record TpchFileData(Path directory, FileFormat format, boolean written, d
                 return Set.copyOf(tables.keySet());
             }
         };
+    }
+
+    /**
+     * The dataset uploaded below {@code prefix} ({@code s3://bucket/prefix/<table>/...}) unless the
+     * marker object there says it already is; returns the bytes of the data files.
+     */
+    public long upload(Storages storages, String prefix) {
+        Location root = new Location(prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix);
+        Storage storage = storages.of(root);
+        Location marker = root.resolve(MARKER);
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(directory)) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+            long bytes = 0;
+            for (Path file : files) {
+                bytes += file.getFileName().toString().endsWith(format.extension()) ? Files.size(file) : 0;
+            }
+            if (storage.stat(marker).isPresent()) {
+                return bytes;
+            }
+            for (Path file : files) {
+                if (!file.getFileName().toString().equals(MARKER)) {
+                    try (OutputStream out = storage.create(root.resolve(directory.relativize(file).toString()))) {
+                        Files.copy(file, out);
+                    }
+                }
+            }
+            try (OutputStream out = storage.create(marker)) {
+                Files.copy(directory.resolve(MARKER), out);
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new QuiverException(ErrorCode.SOURCE_ERROR, "cannot upload the TPC-H dataset to " + prefix + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The eight tables read from the Parquet files below {@code prefix} (as {@link #upload} wrote them). */
+    public static Catalog catalog(Storages storages, String prefix) {
+        String root = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+        Map<String, TableSource> tables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (String table : List.of("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier")) {
+            tables.put(table, FileTables.open(storages, table, List.of(root + "/" + table), Optional.of(FileFormat.PARQUET), Optional.empty(),
+                    FileOptions.NONE));
+        }
+        return catalogOf(tables);
     }
 
     /** DuckDB views over the same Parquet files: {@code read_parquet('DIR/<table>/*.parquet')}. */

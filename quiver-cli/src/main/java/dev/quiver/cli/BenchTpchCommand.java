@@ -7,6 +7,8 @@ import dev.quiver.bench.QueryProfiler;
 import dev.quiver.bench.TpchBenchmark;
 import dev.quiver.bench.TpchBenchmark.QueryTiming;
 import dev.quiver.distributed.protocol.WorkerAddress;
+
+import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -70,6 +72,11 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "Also profile each query's Quiver runs with JDK Flight Recorder, after timing them: prints where the time goes and writes "
                     + "NAME.jfr and NAME.collapsed (for a flame graph) into DIR.")
     private Path profileDir;
+
+    @Option(names = "--s3-prefix", paramLabel = "s3://BUCKET/PREFIX",
+            description = "With --source parquet: Quiver reads the dataset from this S3 prefix, uploaded there once from --data-dir "
+                    + "(endpoint and credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY; docs/s3.md); DuckDB reads the local files.")
+    private String s3Prefix;
 
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
@@ -147,7 +154,11 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
                     .withScanTest(scanTest)
+                    .withS3Prefix(Optional.ofNullable(s3Prefix))
                     .withCluster(cluster());
+            if (s3Prefix != null && (!s3Prefix.startsWith("s3://") || options.source() != BenchSource.PARQUET)) {
+                throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "--s3-prefix takes s3://bucket/prefix, with --source parquet");
+            }
             if (queries != null) {
                 List<Integer> numbers = new ArrayList<>();
                 for (String query : queries) {

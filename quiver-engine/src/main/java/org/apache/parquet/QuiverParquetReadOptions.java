@@ -28,7 +28,7 @@ public final class QuiverParquetReadOptions {
                 false, // usePageChecksumVerification
                 false, // useBloomFilter
                 false, // useOffHeapDecryptBuffer
-                false, // useHadoopVectoredIo
+                true, // useHadoopVectoredIo: only where the stream offers it (an object store's parallel range reads, StorageInputFile)
                 FilterCompat.NOOP,
                 ParquetMetadataConverter.NO_FILTER,
                 codecs,

@@ -13,6 +13,7 @@ import dev.quiver.engine.operator.ProjectionExec;
 import dev.quiver.engine.source.files.FileOptions;
 import dev.quiver.engine.source.files.FileTables;
 import dev.quiver.engine.source.memory.InMemoryTable;
+import dev.quiver.engine.source.storage.Location;
 import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.TableSource;
 import dev.quiver.engine.types.QuiverTypes;
@@ -200,6 +201,14 @@ final class CatalogStatements {
 
     private QueryHandle copy(Statement.CopyTo copy, long start) {
         ExecutionPlan query = session.plan(copy.query());
+        Location location = Location.of(copy.path().endsWith("/") && Location.hasScheme(copy.path()) ? copy.path().substring(0, copy.path().length() - 1)
+                : copy.path());
+        if (!location.isLocal()) {
+            Storages storages = session.storages();
+            Location target = copy.path().endsWith("/") ? new Location(copy.path()) : location;
+            ObjectStoreCopySink.check(storages, location, copy.options());
+            return session.write(query, ctx -> ObjectStoreCopySink.open(storages, target, query.schema(), copy.options(), ctx.allocator()), start);
+        }
         Path target = Path.of(copy.path());
         FileCopySink.check(target, query.schema(), copy.options());
         return session.write(query, ctx -> FileCopySink.open(target, query.schema(), copy.options(), ctx.allocator()), start);

@@ -6,6 +6,7 @@ import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.config.SettingCheck;
 import dev.quiver.engine.config.SettingTypes;
 import dev.quiver.engine.config.SettingsRegistry;
+import dev.quiver.engine.source.storage.StorageSettings;
 import dev.quiver.sql.physical.SqlSettings;
 import java.util.List;
 
@@ -36,7 +37,7 @@ public final class SessionSettings {
 
     /** Every setting of a session, in the order docs/configuration.md and {@code SHOW SETTINGS} list them. */
     public static final SettingsRegistry REGISTRY = SettingsRegistry.concat(List.of(EngineSettings.REGISTRY, SESSION, SqlSettings.REGISTRY,
-            DistributedSettings.REGISTRY));
+            StorageSettings.REGISTRY, DistributedSettings.REGISTRY));
 
     private SessionSettings() {}
 }

@@ -7,6 +7,7 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.config.SettingsRegistry;
 import dev.quiver.engine.config.SettingsRule;
+import dev.quiver.engine.source.storage.StorageSettings;
 import dev.quiver.sql.physical.SqlSettings;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -26,6 +27,7 @@ public final class SettingsDoc {
     public static final List<Section> SECTIONS = List.of(
             new Section("settings", SettingsRegistry.concat(List.of(EngineSettings.REGISTRY, SessionSettings.SESSION,
                     SqlSettings.REGISTRY))),
+            new Section("storage", StorageSettings.REGISTRY),
             new Section("distributed", DistributedSettings.REGISTRY));
 
     /** One generated table: {@code name} in the markers, the settings it lists. */

@@ -19,7 +19,7 @@ final class SettingsResult {
     static List<List<Object>> rows(Settings settings) {
         List<List<Object>> rows = new ArrayList<>();
         for (Setting<?> setting : settings.registry().settings()) {
-            rows.add(List.of(setting.name(), settings.format(setting), setting.type().name(), setting.defaultText(), setting.doc()));
+            rows.add(List.of(setting.name(), settings.display(setting), setting.type().name(), setting.defaultText(), setting.doc()));
         }
         return rows;
     }

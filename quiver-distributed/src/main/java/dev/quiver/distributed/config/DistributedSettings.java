@@ -7,6 +7,7 @@ import dev.quiver.engine.config.SettingCheck;
 import dev.quiver.engine.config.SettingTypes;
 import dev.quiver.engine.config.SettingsRegistry;
 import dev.quiver.engine.config.SettingsRule;
+import dev.quiver.engine.source.storage.StorageSettings;
 import java.util.List;
 
 /**
@@ -63,8 +64,8 @@ public final class DistributedSettings {
     /** The {@code distributed.*} settings and the rules between them. */
     public static final SettingsRegistry REGISTRY = DECLARED.build(List.of(SettingsRule.below(HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS)));
 
-    /** What a task request carries to a worker: the engine's settings and these. */
-    public static final SettingsRegistry TASK_REGISTRY = SettingsRegistry.concat(List.of(EngineSettings.REGISTRY, REGISTRY));
+    /** What a task request carries to a worker: the engine's settings, the {@code s3.*} ones (each worker reads its own splits) and these. */
+    public static final SettingsRegistry TASK_REGISTRY = SettingsRegistry.concat(List.of(EngineSettings.REGISTRY, StorageSettings.REGISTRY, REGISTRY));
 
     private DistributedSettings() {}
 }

@@ -84,11 +84,16 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, Strin
 
     /** The default as docs show it. */
     public String defaultText() {
-        return defaultDoc.isEmpty() ? type.format(defaultValue) : defaultDoc;
+        return defaultDoc.isEmpty() ? type.display(defaultValue) : defaultDoc;
     }
 
     public String format(T value) {
         return type.format(value);
+    }
+
+    /** The value as users see it ({@link SettingType#display}: a secret masked). */
+    public String display(T value) {
+        return type.display(value);
     }
 
     /** The one error of a bad value: the setting, the value as given ({@code note} says its kind where that is the fault) and what is allowed. */

@@ -26,6 +26,11 @@ public interface SettingType<T> {
     /** The value as text that {@link #parse} reads back to the same value. */
     String format(T value);
 
+    /** The value as {@code SHOW SETTINGS} and {@code current_setting} show it: {@link #format}, except that a secret is masked. */
+    default String display(T value) {
+        return format(value);
+    }
+
     /** The value as it travels in a task request: a {@link Boolean}, {@link Long} or {@link String}. */
     Object toWire(T value);
 

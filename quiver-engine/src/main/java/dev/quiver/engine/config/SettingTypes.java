@@ -11,7 +11,7 @@ import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
-/** The types of settings: booleans, integers, byte sizes and enums. */
+/** The types of settings: booleans, integers, byte sizes, enums, text and secrets. */
 public final class SettingTypes {
     /** {@code true}/{@code false} (also {@code on}/{@code off}, {@code 1}/{@code 0}), any case. */
     public static final SettingType<Boolean> BOOLEAN = new BooleanType();
@@ -25,6 +25,11 @@ public final class SettingTypes {
     /** Like {@link #SIZE}, or {@code unlimited} ({@link Long#MAX_VALUE}). */
     public static final SettingType<Long> SIZE_OR_UNLIMITED = new SizeType(true);
 
+    /** Any text (surrounding spaces removed); empty is a value too. */
+    public static final SettingType<String> STRING = new TextType();
+    /** Text that is never shown ({@link Secret}): credentials. */
+    public static final SettingType<Secret> SECRET = new SecretType();
+
     private static final String[] UNITS = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
     private SettingTypes() {}
@@ -32,6 +37,85 @@ public final class SettingTypes {
     /** One of {@code type}'s constants, written in lower case and read in any case. */
     public static <E extends Enum<E>> SettingType<E> enumOf(Class<E> type) {
         return new EnumType<>(requireNonNull(type, "type is null"));
+    }
+
+    private record TextType() implements SettingType<String> {
+        @Override
+        public String name() {
+            return "string";
+        }
+
+        @Override
+        public String expected() {
+            return "text";
+        }
+
+        @Override
+        public Class<String> javaType() {
+            return String.class;
+        }
+
+        @Override
+        public Optional<String> parse(String text) {
+            return Optional.of(text.trim());
+        }
+
+        @Override
+        public String format(String value) {
+            return value;
+        }
+
+        @Override
+        public Object toWire(String value) {
+            return value;
+        }
+
+        @Override
+        public Optional<String> fromWire(Object wire) {
+            return wire instanceof String s ? Optional.of(s) : Optional.empty();
+        }
+    }
+
+    private record SecretType() implements SettingType<Secret> {
+        @Override
+        public String name() {
+            return "secret";
+        }
+
+        @Override
+        public String expected() {
+            return "text";
+        }
+
+        @Override
+        public Class<Secret> javaType() {
+            return Secret.class;
+        }
+
+        @Override
+        public Optional<Secret> parse(String text) {
+            return Optional.of(new Secret(text.trim()));
+        }
+
+        @Override
+        public String format(Secret value) {
+            return value.reveal();
+        }
+
+        @Override
+        public String display(Secret value) {
+            return value.toString();
+        }
+
+        @Override
+        public Object toWire(Secret value) {
+            return value.reveal();
+        }
+
+        @Override
+        public Optional<Secret> fromWire(Object wire) {
+            return wire instanceof String s ? Optional.of(new Secret(s)) : Optional.empty();
+        }
     }
 
     private record BooleanType() implements SettingType<Boolean> {

@@ -63,6 +63,15 @@ public final class Settings {
         return setting.format(get(setting));
     }
 
+    /** The value of the setting called {@code name} as users see it: a secret masked ({@link SettingType#display}). */
+    public String display(String name) {
+        return display(registry.require(name));
+    }
+
+    public <T> String display(Setting<T> setting) {
+        return setting.display(get(setting));
+    }
+
     /** Whether {@code setting} was given a value other than its default. */
     public boolean isSet(Setting<?> setting) {
         return registry.contains(setting) && values.containsKey(setting.name());

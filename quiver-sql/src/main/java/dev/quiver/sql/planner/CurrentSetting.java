@@ -59,7 +59,7 @@ final class CurrentSetting extends SqlFunction {
         }
         String name = literal.getValueAs(String.class);
         try {
-            return settings.format(name);
+            return settings.display(name);
         } catch (QuiverException e) {
             throw error(argument.getParserPosition(), e.errorCode(), e.getMessage());
         }

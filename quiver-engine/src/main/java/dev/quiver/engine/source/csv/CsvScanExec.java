@@ -161,7 +161,7 @@ public final class CsvScanExec extends AbstractExecutionPlan implements TableSca
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         CsvPartitionStream stream = new CsvPartitionStream(tableSchema, projection, partitions.get(partition), format,
-                Storages.forTask(context, this), context.allocator(),
+                Storages.forTask(context), context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }

@@ -153,7 +153,7 @@ public final class JsonScanExec extends AbstractExecutionPlan implements TableSc
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         JsonPartitionStream stream = new JsonPartitionStream(tableSchema, projection, partitions.get(partition), ignoreErrors,
-                Storages.forTask(context, this), context.allocator(),
+                Storages.forTask(context), context.allocator(),
                 context.batchSize(), metrics().partition(partition));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }

@@ -162,7 +162,7 @@ public final class ParquetScanExec extends AbstractExecutionPlan implements Tabl
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         ParquetPartitionStream stream = new ParquetPartitionStream(tableSchema, projection, partitionColumns(), partitions.get(partition),
-                Storages.forTask(context, this), context.allocator(), context.batchSize(), metrics().partition(partition),
+                Storages.forTask(context), context.allocator(), context.batchSize(), metrics().partition(partition),
                 new ScanCounters(metrics().partition(partition), rowGroupsRead));
         return new MeteredBatchStream(stream, metrics().partition(partition), context);
     }
