@@ -21,8 +21,8 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where a query's time goes: runs work under a JDK Flight Recorder recording that samples every
- * Java thread's stack every {@value #SAMPLE_MILLIS} ms, and writes, per profiled name, the
+ * Where a query's time goes: runs work under a JDK Flight Recorder recording that samples the
+ * stacks of running Java threads every {@value #SAMPLE_MILLIS} ms, and writes, per profiled name, the
  * recording ({@code NAME.jfr}, for JDK Mission Control or {@code jfr print}), its stacks in the
  * collapsed format that flamegraph.pl and speedscope draw as a flame graph ({@code
  * NAME.collapsed}), and a summary: the methods most often on top of the stack, and the samples

@@ -6,11 +6,15 @@ import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.TaskState;
+import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
+import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
+import dev.quiver.session.tpch.AnswerFile;
+import dev.quiver.session.tpch.ResultComparator;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +34,26 @@ record DistributedRun(QueryResult result, FinalPlan finalPlan, List<QueryEvent> 
             session.execute(statement).close();
         }
         return query(session, statements.get(statements.size() - 1));
+    }
+
+    /**
+     * TPC-H query {@code query} (its script; the view a script makes is dropped after it), whose
+     * result must equal the answer file and whose tasks must all have succeeded.
+     */
+    static DistributedRun tpch(QuerySession session, int query) {
+        DistributedRun run = script(session, TpchQueries.query(query));
+        if (TpchQueries.isScript(query)) {
+            session.execute("DROP VIEW revenue").close();
+        }
+        ResultComparator.assertMatches("q" + query, run.result().schema(), run.result().rows(), AnswerFile.parse(TpchQueries.answer(query)).rows());
+        assertSucceeded(run.finalPlan());
+        return run;
+    }
+
+    /** Waits (at most 60 s) until a task of the query runs on {@code worker}. */
+    static void awaitRunningOn(QueryHandle handle, WorkerAddress worker) {
+        Eventually.awaitUntil(handle::events, events -> events.stream().anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
+                && changed.worker().equals(worker) && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
     }
 
     static DistributedRun query(QuerySession session, String sql) {

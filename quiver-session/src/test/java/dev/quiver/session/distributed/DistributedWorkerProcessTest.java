@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.coordinator.FinalPlan;
-import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.QuiverExecutor;
@@ -14,8 +13,6 @@ import dev.quiver.engine.source.tpch.TpchQueries;
 import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QueryHandle;
 import dev.quiver.session.QuerySession;
-import dev.quiver.session.tpch.AnswerFile;
-import dev.quiver.session.tpch.ResultComparator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -63,13 +60,7 @@ class DistributedWorkerProcessTest {
     @ParameterizedTest(name = "q{0}")
     @MethodSource("queries")
     void matchesAnswerFile(int query) {
-        AnswerFile answer = AnswerFile.parse(TpchQueries.answer(query));
-        DistributedRun run = DistributedRun.script(session, TpchQueries.query(query));
-        if (TpchQueries.isScript(query)) {
-            session.execute("DROP VIEW revenue").close();
-        }
-        ResultComparator.assertMatches("q" + query, run.result().schema(), run.result().rows(), answer.rows());
-        DistributedRun.assertSucceeded(run.finalPlan());
+        DistributedRun.tpch(session, query);
     }
 
     /**
@@ -86,7 +77,7 @@ class DistributedWorkerProcessTest {
             QueryHandle handle = killing.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             long[] killedAt = new long[1];
             CompletableFuture<Void> killed = CompletableFuture.runAsync(() -> {
-                awaitRunningOn(handle, victim);
+                DistributedRun.awaitRunningOn(handle, victim.address());
                 try {
                     victim.kill();
                 } catch (InterruptedException e) {
@@ -123,7 +114,7 @@ class DistributedWorkerProcessTest {
             QueryHandle handle = hanging.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             long[] frozenAt = new long[1];
             CompletableFuture<Void> frozen = CompletableFuture.runAsync(() -> {
-                awaitRunningOn(handle, victim);
+                DistributedRun.awaitRunningOn(handle, victim.address());
                 try {
                     victim.freeze();
                 } catch (Exception e) {
@@ -140,11 +131,5 @@ class DistributedWorkerProcessTest {
             assertThat(Eventually.await(second::activeTasks, 0, Duration.ofSeconds(5))).as("task state left on the other worker").isZero();
             victim.kill();
         }
-    }
-
-    /** Waits (at most 60 s) until a task of the query runs on {@code worker}. */
-    private static void awaitRunningOn(QueryHandle handle, WorkerProcess worker) {
-        Eventually.awaitUntil(handle::events, events -> events.stream().anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
-                && changed.worker().equals(worker.address()) && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
     }
 }

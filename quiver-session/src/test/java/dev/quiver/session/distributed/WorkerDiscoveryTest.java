@@ -12,11 +12,10 @@ import dev.quiver.engine.error.WarningCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.source.tpch.TpchQueries;
+import dev.quiver.session.ChildOutput;
 import dev.quiver.session.JavaCommand;
 import dev.quiver.session.QueryResult;
 import dev.quiver.session.QuerySession;
-import dev.quiver.session.tpch.AnswerFile;
-import dev.quiver.session.tpch.ResultComparator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -90,13 +89,13 @@ class WorkerDiscoveryTest {
             try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2)
                     .workers(WorkerResolvers.parse(List.of("file:" + file))).set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build()) {
                 assertThat(session.workerSource()).contains("file:" + file);
-                assertThat(dispatchedTo(checked(session, 3))).containsExactly(one.address());
+                assertThat(dispatchedTo(DistributedRun.tpch(session, 3))).containsExactly(one.address());
 
                 writeAtomically(file, one.address() + "\n" + two.address() + "\n");
-                assertThat(dispatchedTo(checked(session, 3))).containsExactlyInAnyOrder(one.address(), two.address());
+                assertThat(dispatchedTo(DistributedRun.tpch(session, 3))).containsExactlyInAnyOrder(one.address(), two.address());
 
                 writeAtomically(file, two.address() + "\n");
-                assertThat(dispatchedTo(checked(session, 10))).containsExactly(two.address());
+                assertThat(dispatchedTo(DistributedRun.tpch(session, 10))).containsExactly(two.address());
 
                 writeAtomically(file, "\n");
                 assertThatThrownBy(() -> session.execute(TpchQueries.query(1)).close()).isInstanceOfSatisfying(QuiverException.class, e -> {
@@ -116,7 +115,7 @@ class WorkerDiscoveryTest {
                 TpchCatalog catalog = TpchCatalog.cached(0.01, 256L << 20);
                 QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).workers(List.of(dead, alive.address()))
                         .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build()) {
-            DistributedRun run = checked(session, 1);
+            DistributedRun run = DistributedRun.tpch(session, 1);
             assertThat(dispatchedTo(run)).containsExactly(alive.address());
             assertThat(run.events()).filteredOn(QueryEvent.WorkerSkipped.class::isInstance).singleElement()
                     .isInstanceOfSatisfying(QueryEvent.WorkerSkipped.class, skipped -> {
@@ -140,13 +139,6 @@ class WorkerDiscoveryTest {
         }
     }
 
-    /** Runs TPC-H query {@code number} (not a script), checked against its answer file. */
-    private static DistributedRun checked(QuerySession session, int number) {
-        DistributedRun run = DistributedRun.query(session, TpchQueries.query(number));
-        ResultComparator.assertMatches("q" + number, run.result().schema(), run.result().rows(), AnswerFile.parse(TpchQueries.answer(number)).rows());
-        DistributedRun.assertSucceeded(run.finalPlan());
-        return run;
-    }
 
     /** The workers the run's tasks were dispatched to. */
     private static Set<WorkerAddress> dispatchedTo(DistributedRun run) {
@@ -182,13 +174,7 @@ class WorkerDiscoveryTest {
             this.log = log;
             this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             this.stdin = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            String line;
-            while ((line = stdout.readLine()) != null && !line.equals(DiscoveryCoordinatorMain.READY)) {
-                // JVM warnings may come first
-            }
-            if (line == null) {
-                throw new IllegalStateException("the coordinator process ended before it was ready; its log: " + Files.readString(log));
-            }
+            ChildOutput.awaitLine(stdout, DiscoveryCoordinatorMain.READY::equals, log, "coordinator process before it was ready");
         }
 
         static Coordinator start(Path hosts, String workers) throws IOException {

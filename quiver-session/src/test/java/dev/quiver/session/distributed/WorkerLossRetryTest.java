@@ -8,7 +8,6 @@ import dev.quiver.distributed.config.RetryPolicy;
 import dev.quiver.distributed.coordinator.FinalPlan;
 import dev.quiver.distributed.coordinator.spi.QueryEvent;
 import dev.quiver.distributed.explain.DistributedExplain;
-import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QueryWarning;
@@ -122,7 +121,7 @@ class WorkerLossRetryTest {
                 QuiverExecutor executor = new QuiverExecutor("retry-kill-test")) {
             QueryHandle handle = session.execute("SELECT count(*) AS n FROM lineitem");
             CompletableFuture<Void> killed = CompletableFuture.runAsync(() -> {
-                awaitRunningOn(handle, victim.address());
+                DistributedRun.awaitRunningOn(handle, victim.address());
                 try {
                     victim.kill();
                 } catch (InterruptedException e) {
@@ -156,7 +155,7 @@ class WorkerLossRetryTest {
                 int returned = first.getRowCount();
                 first.close();
                 assertThat(returned).isPositive();
-                awaitRunningOn(handle, victim.address());
+                DistributedRun.awaitRunningOn(handle, victim.address());
                 victim.kill();
                 assertThatThrownBy(() -> {
                     VectorSchemaRoot batch;
@@ -187,11 +186,5 @@ class WorkerLossRetryTest {
             assertThat(Eventually.await(survivor::poolUsedBytes, 0L, CLEAN_WITHIN)).as("pool memory left on %s", survivor.address()).isZero();
         }
         assertThat(session.coordinatorMetrics().orElseThrow().metricsFinalizationTimeouts()).isZero();
-    }
-
-    /** Waits (at most 60 s) until a task of the query runs on {@code worker}. */
-    private static void awaitRunningOn(QueryHandle handle, WorkerAddress worker) {
-        Eventually.awaitUntil(handle::events, events -> events.stream().anyMatch(e -> e instanceof QueryEvent.TaskStateChanged changed
-                && changed.worker().equals(worker) && changed.state() == TaskState.RUNNING), Duration.ofSeconds(60));
     }
 }

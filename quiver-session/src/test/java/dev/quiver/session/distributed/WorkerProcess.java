@@ -1,6 +1,7 @@
 package dev.quiver.session.distributed;
 
 import dev.quiver.distributed.protocol.WorkerAddress;
+import dev.quiver.session.ChildOutput;
 import dev.quiver.session.JavaCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,13 +30,7 @@ final class WorkerProcess implements AutoCloseable {
         this.log = log;
         this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         this.stdin = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        String line;
-        while ((line = stdout.readLine()) != null && !line.startsWith(WorkerProcessMain.LISTENING)) {
-            // JVM warnings may come first
-        }
-        if (line == null) {
-            throw new IllegalStateException("the worker process ended before it listened; its log: " + Files.readString(log));
-        }
+        String line = ChildOutput.awaitLine(stdout, l -> l.startsWith(WorkerProcessMain.LISTENING), log, "worker process before it listened");
         this.address = WorkerAddress.parse(line.substring(WorkerProcessMain.LISTENING.length()).strip());
     }
 

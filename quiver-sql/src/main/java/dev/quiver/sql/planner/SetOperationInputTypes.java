@@ -7,7 +7,6 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
 
 /**
  * Gives every input of a UNION, INTERSECT or EXCEPT exactly the operation's column types, by a
@@ -33,7 +32,7 @@ final class SetOperationInputTypes extends RelHomogeneousShuttle {
         List<RelNode> inputs = new ArrayList<>();
         boolean changed = false;
         for (RelNode input : setOp.getInputs()) {
-            if (sameColumnTypes(input.getRowType(), target)) {
+            if (RelOptUtil.areRowTypesEqual(input.getRowType(), target, false)) {
                 inputs.add(input);
             } else {
                 inputs.add(RelOptUtil.createCastRel(input, target, false));
@@ -41,16 +40,5 @@ final class SetOperationInputTypes extends RelHomogeneousShuttle {
             }
         }
         return changed ? setOp.copy(setOp.getTraitSet(), inputs) : setOp;
-    }
-
-    private static boolean sameColumnTypes(RelDataType input, RelDataType target) {
-        List<RelDataTypeField> inputFields = input.getFieldList();
-        List<RelDataTypeField> targetFields = target.getFieldList();
-        for (int i = 0; i < targetFields.size(); i++) {
-            if (!inputFields.get(i).getType().equals(targetFields.get(i).getType())) {
-                return false;
-            }
-        }
-        return true;
     }
 }
