@@ -57,6 +57,9 @@ final class StandardCalls {
                 return floorOrCeil(translator, call, type);
             case ITEM:
                 return item(translator, call, type);
+            case ARRAY_VALUE_CONSTRUCTOR:
+                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "List literals ([1, 2, 3]) are only supported as constants to unnest: "
+                        + "SELECT unnest([1, 2, 3]) and FROM unnest([1, 2, 3]); lists come from nested columns of files");
             default:
                 break;
         }
