@@ -46,6 +46,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.Planner;
+import org.apache.calcite.util.Pair;
 
 /**
  * Plans SQL queries over a {@link Catalog} with Apache Calcite: parse (Babel parser, names
@@ -178,7 +179,10 @@ public final class SqlPlanner {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
             SqlNode parsed = parse(planner, sql, hiddenViews, false);
-            return SqlErrors.validatedRowType(planner, parsed);
+            Pair<SqlNode, RelDataType> validated = SqlErrors.validateWithType(planner, parsed);
+            // a view is checked as a query is: an unnest it misplaces fails CREATE VIEW
+            UnnestPlacement.check(validated.getKey());
+            return validated.getValue();
         } finally {
             planner.close();
         }
