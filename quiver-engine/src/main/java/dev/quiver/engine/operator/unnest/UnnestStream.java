@@ -13,9 +13,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * One partition of {@link UnnestExec}. States:
@@ -160,25 +158,13 @@ final class UnnestStream implements BatchStream {
             }
             for (int l = 0; l < vectors.length; l++) {
                 FieldVector taken = Take.take(vectors[l].getDataVector(), elements[l], count, context.allocator());
-                out.add(named(taken, schema.getFields().get(inputColumns + l)));
+                out.add(Batches.withField(taken, schema.getFields().get(inputColumns + l), context.allocator()));
             }
         } catch (RuntimeException e) {
             out.forEach(FieldVector::close);
             throw e;
         }
         return Batches.of(schema, out, count);
-    }
-
-    /** The vector under the element column's name and nullability (a zero-copy transfer). */
-    private FieldVector named(FieldVector vector, Field field) {
-        if (vector.getField().equals(field)) {
-            return vector;
-        }
-        try (vector) {
-            TransferPair pair = vector.getTransferPair(field, context.allocator());
-            pair.transfer();
-            return (FieldVector) pair.getTo();
-        }
     }
 
     @Override
