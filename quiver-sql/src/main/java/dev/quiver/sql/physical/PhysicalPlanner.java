@@ -141,8 +141,7 @@ public final class PhysicalPlanner {
         }
         if (rel instanceof LogicalUnnest unnest) {
             List<String> names = rel.getRowType().getFieldNames();
-            int first = unnest.getInput().getRowType().getFieldCount();
-            return new UnnestExec(unnest.lists(), names.subList(first, names.size()), visit(unnest.getInput()));
+            return new UnnestExec(unnest.lists(), names.subList(unnest.passedFields(), names.size()), visit(unnest.getInput()));
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The relational operator " + rel.getRelTypeName() + " is not supported");
     }

@@ -20,7 +20,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Each input row once per element of its list fields {@code lists}, the lists side by side (padded
  * with NULLs to the longest; none for a row whose lists are all NULL or empty), as DuckDB's UNNEST:
- * the input fields followed by one element field per list (nullable when several lists are padded). {@link Unnests} makes it from
+ * the input's other fields followed by one element field per list (nullable when several lists are
+ * padded). The lists themselves are not passed on: a row would carry its whole list once per element. {@link Unnests} makes it from
  * select-list {@code unnest(l)} calls and from {@code FROM t, UNNEST(t.l)}; the engine's
  * {@code UnnestExec} runs it. No rule moves filters or projections through it.
  */
@@ -59,14 +60,22 @@ public final class LogicalUnnest extends SingleRel {
         return elementNames;
     }
 
+    /** How many input fields it passes on (all but the lists), before the element fields. */
+    public int passedFields() {
+        return input.getRowType().getFieldCount() - lists.size();
+    }
+
     @Override
     protected RelDataType deriveRowType() {
         RelDataTypeFactory types = getCluster().getTypeFactory();
         RelDataTypeFactory.Builder row = types.builder();
         List<String> used = new ArrayList<>();
-        for (RelDataTypeField field : input.getRowType().getFieldList()) {
-            row.add(field);
-            used.add(field.getName());
+        List<RelDataTypeField> inputFields = input.getRowType().getFieldList();
+        for (int i = 0; i < inputFields.size(); i++) {
+            if (!lists.contains(i)) {
+                row.add(inputFields.get(i));
+                used.add(inputFields.get(i).getName());
+            }
         }
         for (int i = 0; i < lists.size(); i++) {
             RelDataType element = input.getRowType().getFieldList().get(lists.get(i)).getType().getComponentType();

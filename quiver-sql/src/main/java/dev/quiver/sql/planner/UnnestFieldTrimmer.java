@@ -24,26 +24,42 @@ public final class UnnestFieldTrimmer extends RelFieldTrimmer {
 
     public TrimResult trimFields(LogicalUnnest unnest, ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields) {
         int inputCount = unnest.getInput().getRowType().getFieldCount();
-        int fieldCount = unnest.getRowType().getFieldCount();
-        ImmutableBitSet inputUsed = fieldsUsed.intersect(ImmutableBitSet.range(inputCount)).union(ImmutableBitSet.of(unnest.lists()));
-        TrimResult trimmed = trimChild(unnest, unnest.getInput(), inputUsed, extraFields);
+        List<Integer> passed = passedFields(inputCount, unnest.lists());
+        ImmutableBitSet.Builder inputUsed = ImmutableBitSet.builder().addAll(unnest.lists());
+        for (int k = 0; k < passed.size(); k++) {
+            if (fieldsUsed.get(k)) {
+                inputUsed.set(passed.get(k));
+            }
+        }
+        TrimResult trimmed = trimChild(unnest, unnest.getInput(), inputUsed.build(), extraFields);
         Mapping inputMapping = trimmed.right;
         List<Integer> lists = new ArrayList<>();
         for (int list : unnest.lists()) {
             lists.add(inputMapping.getTarget(list));
         }
         LogicalUnnest rebuilt = LogicalUnnest.create(trimmed.left, lists, unnest.elementNames());
-        int newInputCount = trimmed.left.getRowType().getFieldCount();
-        Mapping mapping = Mappings.create(MappingType.INVERSE_SURJECTION, fieldCount, newInputCount + unnest.lists().size());
-        for (int i = 0; i < inputCount; i++) {
-            int target = inputMapping.getTargetOpt(i);
+        List<Integer> newPassed = passedFields(trimmed.left.getRowType().getFieldCount(), lists);
+        Mapping mapping = Mappings.create(MappingType.INVERSE_SURJECTION, unnest.getRowType().getFieldCount(), rebuilt.getRowType().getFieldCount());
+        for (int k = 0; k < passed.size(); k++) {
+            int target = inputMapping.getTargetOpt(passed.get(k));
             if (target >= 0) {
-                mapping.set(i, target);
+                mapping.set(k, newPassed.indexOf(target));
             }
         }
-        for (int j = 0; j < unnest.lists().size(); j++) {
-            mapping.set(inputCount + j, newInputCount + j);
+        for (int j = 0; j < lists.size(); j++) {
+            mapping.set(passed.size() + j, newPassed.size() + j);
         }
         return result(rebuilt, mapping);
+    }
+
+    /** The input fields an unnest passes on (all but its lists), in order. */
+    private static List<Integer> passedFields(int inputCount, List<Integer> lists) {
+        List<Integer> passed = new ArrayList<>();
+        for (int i = 0; i < inputCount; i++) {
+            if (!lists.contains(i)) {
+                passed.add(i);
+            }
+        }
+        return passed;
     }
 }

@@ -1,5 +1,6 @@
 package dev.quiver.sql.planner;
 
+import com.google.common.collect.ImmutableList;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -142,7 +142,8 @@ final class Unnests {
             names.add(ELEMENT);
         }
         RelNode unnest = unnest(lower, listFields, names);
-        int firstElement = lowerExprs.size();
+        // the lists are the lower projection's last fields, and do not pass the unnest
+        int firstElement = lowerExprs.size() - lists.size();
         RexShuttle replace = new RexShuttle() {
             private int next;
 
@@ -217,7 +218,7 @@ final class Unnests {
         // the left side's fields and the Uncollect's
         List<RexNode> joined = new ArrayList<>(rexBuilder.identityProjects(left.getRowType()));
         for (int i = 0; i < lists.size(); i++) {
-            joined.add(element(rexBuilder, unnest, lowerExprs.size() + i, elementFields.get(i).getType()));
+            joined.add(element(rexBuilder, unnest, width + i, elementFields.get(i).getType()));
         }
         RelNode rel = LogicalProject.create(unnest, List.of(), joined, (List<String>) null, Set.of());
         // then the right side's projections and filters, bottom-up, over the left side's fields and their own
@@ -258,7 +259,7 @@ final class Unnests {
         RelNode unnest = unnest(input, listFields, elementFields.stream().map(RelDataTypeField::getName).toList());
         List<RexNode> out = new ArrayList<>();
         for (int i = 0; i < lists.size(); i++) {
-            out.add(element(uncollect.getCluster().getRexBuilder(), unnest, lists.size() + i, elementFields.get(i).getType()));
+            out.add(element(uncollect.getCluster().getRexBuilder(), unnest, i, elementFields.get(i).getType()));
         }
         return LogicalProject.create(unnest, List.of(), out, uncollect.getRowType().getFieldNames(), Set.of());
     }
@@ -284,8 +285,7 @@ final class Unnests {
 
     /**
      * A {@link LogicalUnnest} of {@code input}'s {@code lists}; when they are list literals
-     * ({@code [1, 2, 3]}) over one row of constants, the rows it would give, as Values (under a
-     * projection that puts the lists back in their fields, which nothing above reads).
+     * ({@code [1, 2, 3]}) over one row of constants, the rows it would give, as Values.
      */
     private static RelNode unnest(RelNode input, List<Integer> lists, List<String> names) {
         LogicalUnnest unnest = LogicalUnnest.create(input, lists, names);
@@ -312,40 +312,30 @@ final class Unnests {
             }
         }
         RexBuilder rexBuilder = input.getCluster().getRexBuilder();
-        RelDataTypeFactory.Builder rowType = input.getCluster().getTypeFactory().builder();
-        List<Integer> kept = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-            if (!lists.contains(i)) {
-                kept.add(i);
-                rowType.add(fields.get(i));
-            }
-        }
         List<List<RexLiteral>> rows = new ArrayList<>();
         for (int r = 0; r < longest; r++) {
             List<RexLiteral> row = new ArrayList<>();
-            for (int i : kept) {
-                RelDataType type = fields.get(i).getType();
-                RexLiteral literal;
-                if (i < exprs.size()) {
-                    literal = (RexLiteral) exprs.get(i);
-                } else {
-                    List<RexNode> elements = ((RexCall) exprs.get(lists.get(i - exprs.size()))).getOperands();
-                    literal = r < elements.size() ? (RexLiteral) elements.get(r) : (RexLiteral) rexBuilder.makeNullLiteral(type);
+            for (int i = 0; i < exprs.size(); i++) {
+                if (!lists.contains(i)) {
+                    row.add((RexLiteral) exprs.get(i));
                 }
+            }
+            for (int list : lists) {
+                List<RexNode> elements = ((RexCall) exprs.get(list)).getOperands();
+                row.add(r < elements.size() ? (RexLiteral) elements.get(r) : null);
+            }
+            for (int i = 0; i < row.size(); i++) {
+                RelDataType type = fields.get(i).getType();
+                RexLiteral literal = row.get(i) == null ? (RexLiteral) rexBuilder.makeNullLiteral(type) : row.get(i);
                 if (!SqlTypeUtil.equalSansNullability(literal.getType(), type) || literal.isNull() && !type.isNullable()) {
                     return unnest;
                 }
-                row.add(literal.getType().equals(type) ? literal : (RexLiteral) rexBuilder.makeLiteral(literal.getValue(), type, false));
+                row.set(i, literal.getType().equals(type) ? literal : (RexLiteral) rexBuilder.makeLiteral(literal.getValue(), type, false));
             }
             rows.add(row);
         }
-        RelNode folded = LogicalValues.create(input.getCluster(), rowType.build(),
-                com.google.common.collect.ImmutableList.copyOf(rows.stream().map(com.google.common.collect.ImmutableList::copyOf).toList()));
-        List<RexNode> out = new ArrayList<>();
-        for (int i = 0, k = 0; i < fields.size(); i++) {
-            out.add(lists.contains(i) ? exprs.get(i) : new RexInputRef(k++, fields.get(i).getType()));
-        }
-        return LogicalProject.create(folded, List.of(), out, unnest.getRowType().getFieldNames(), Set.of());
+        return LogicalValues.create(input.getCluster(), unnest.getRowType(),
+                ImmutableList.copyOf(rows.stream().map(ImmutableList::copyOf).toList()));
     }
 
     /** Element field {@code index} of {@code unnest}, as {@code type} (they differ in nullability at most). */

@@ -23,14 +23,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * lists of {@code lists} (input columns) are unnested side by side — output row {@code e} of an
  * input row holds element {@code e} of each list, NULL where a list is shorter — so an input row
  * gives as many rows as its longest list has elements, and none when every list is NULL or empty.
- * The output is every input column (repeated per element) followed by one column per list holding
- * its elements, named {@code names}; an element column keeps the element's type, children included
- * (a list of structs unnests into a struct column).
+ * The output is every input column but the lists (repeated per element) followed by one column per
+ * list holding its elements, named {@code names}; an element column keeps the element's type,
+ * children included (a list of structs unnests into a struct column). The lists are not passed on:
+ * each output row would copy its whole list.
  *
  * <p>It is both {@code SELECT unnest(l), ...} (a projection above it picks the columns) and the
  * lateral {@code FROM t, UNNEST(t.l)}. Rows keep their order; output batches hold at most the batch
- * size, however long a list is. It holds one input batch at a time and partitions like its input
- * (the input columns keep their values and positions).
+ * size, however long a list is. It holds one input batch at a time. It keeps its input's
+ * partitioning only when the lists are its last columns (then the other columns keep their
+ * positions, and a hash on them still holds), which is how the SQL planner builds it.
  *
  * <p>Metrics: {@code output_rows}, {@code output_bytes}, {@code elapsed_compute} per partition.
  */
@@ -40,7 +42,9 @@ public final class UnnestExec extends AbstractExecutionPlan {
     /** The names of the element columns, one per list. */
     private final List<String> names;
     private final ExecutionPlan input;
-    /** The input's fields, then one element field per list. */
+    /** The input columns passed on: all but the lists, in order. */
+    private final List<Integer> passed;
+    /** The passed input fields, then one element field per list. */
     private final Schema schema;
 
     public UnnestExec(List<Integer> lists, List<String> names, ExecutionPlan input) {
@@ -54,7 +58,15 @@ public final class UnnestExec extends AbstractExecutionPlan {
         if (this.lists.stream().distinct().count() != this.lists.size()) {
             throw planError("unnests a column twice: %s", this.lists);
         }
-        List<Field> fields = new ArrayList<>(inputFields);
+        List<Integer> passedColumns = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < inputFields.size(); c++) {
+            if (!this.lists.contains(c)) {
+                passedColumns.add(c);
+                fields.add(inputFields.get(c));
+            }
+        }
+        this.passed = List.copyOf(passedColumns);
         for (int i = 0; i < this.lists.size(); i++) {
             int column = this.lists.get(i);
             if (column < 0 || column >= inputFields.size() || !(inputFields.get(column).getType() instanceof ArrowType.List)) {
@@ -100,8 +112,10 @@ public final class UnnestExec extends AbstractExecutionPlan {
 
     @Override
     public Partitioning outputPartitioning() {
-        // every input column keeps its index and its value, so a hash on input columns still holds
-        return input.outputPartitioning();
+        Partitioning partitioning = input.outputPartitioning();
+        boolean listsLast = passed.isEmpty() || passed.get(passed.size() - 1) == passed.size() - 1;
+        // the passed columns keep their values; their positions only when the lists come after them
+        return partitioning instanceof Partitioning.Hash && !listsLast ? new Partitioning.Unknown(partitioning.partitionCount()) : partitioning;
     }
 
     @Override
@@ -127,6 +141,6 @@ public final class UnnestExec extends AbstractExecutionPlan {
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         PartitionMetrics metrics = metrics().partition(partition);
-        return new MeteredBatchStream(new UnnestStream(input.execute(partition, context), schema, lists, context, metrics), metrics, context);
+        return new MeteredBatchStream(new UnnestStream(input.execute(partition, context), schema, passed, lists, context, metrics), metrics, context);
     }
 }

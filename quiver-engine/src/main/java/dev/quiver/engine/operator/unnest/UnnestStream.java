@@ -30,6 +30,8 @@ final class UnnestStream implements BatchStream {
 
     private final BatchStream inputStream;
     private final Schema schema;
+    /** The input columns passed on, repeated per element. */
+    private final List<Integer> passed;
     private final List<Integer> lists;
     private final TaskContext context;
     private final PartitionMetrics metrics;
@@ -41,9 +43,10 @@ final class UnnestStream implements BatchStream {
     /** The next element of the current row to emit. */
     private int element;
 
-    UnnestStream(BatchStream inputStream, Schema schema, List<Integer> lists, TaskContext context, PartitionMetrics metrics) {
+    UnnestStream(BatchStream inputStream, Schema schema, List<Integer> passed, List<Integer> lists, TaskContext context, PartitionMetrics metrics) {
         this.inputStream = requireNonNull(inputStream, "inputStream is null");
         this.schema = requireNonNull(schema, "schema is null");
+        this.passed = requireNonNull(passed, "passed is null");
         this.lists = requireNonNull(lists, "lists is null");
         this.context = requireNonNull(context, "context is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
@@ -150,15 +153,14 @@ final class UnnestStream implements BatchStream {
     }
 
     private VectorSchemaRoot gather(int[] inputRows, int[][] elements, ListVector[] vectors, int count) {
-        int inputColumns = current.getFieldVectors().size();
         List<FieldVector> out = new ArrayList<>(schema.getFields().size());
         try {
-            for (int c = 0; c < inputColumns; c++) {
-                out.add(Take.take(current.getVector(c), inputRows, count, context.allocator()));
+            for (int column : passed) {
+                out.add(Take.take(current.getVector(column), inputRows, count, context.allocator()));
             }
             for (int l = 0; l < vectors.length; l++) {
                 FieldVector taken = Take.take(vectors[l].getDataVector(), elements[l], count, context.allocator());
-                out.add(Batches.withField(taken, schema.getFields().get(inputColumns + l), context.allocator()));
+                out.add(Batches.withField(taken, schema.getFields().get(passed.size() + l), context.allocator()));
             }
         } catch (RuntimeException e) {
             out.forEach(FieldVector::close);

@@ -48,13 +48,14 @@ class UnnestExecTest {
     void oneListGivesARowPerElementAndNoneForNullOrEmptyLists() {
         try (TestingContext testing = testing(100)) {
             UnnestExec unnest = new UnnestExec(List.of(1), List.of("x"), new ListSource());
-            assertThat(unnest.schema().getFields().get(3).getName()).isEqualTo("x");
-            assertThat(unnest.schema().getFields().get(3).getType()).isEqualTo(QuiverTypes.INT32);
+            // the other columns, then the elements: the list itself is not passed on
+            assertThat(unnest.schema().getFields()).extracting(f -> f.getName()).containsExactly("id", "b", "x");
+            assertThat(unnest.schema().getFields().get(2).getType()).isEqualTo(QuiverTypes.INT32);
             List<Object> ids = new ArrayList<>();
             List<Object> elements = new ArrayList<>();
             for (List<Object> row : testing.rows(unnest)) {
                 ids.add(row.get(0));
-                elements.add(row.get(3));
+                elements.add(row.get(2));
             }
             assertThat(ids).containsExactly(1, 1, 1, 4, 4, 6, 6, 6, 6, 6);
             assertThat(elements).containsExactly(10, 11, 12, 40, null, 60, 61, 62, 63, 64);
@@ -67,7 +68,7 @@ class UnnestExecTest {
             UnnestExec unnest = new UnnestExec(List.of(1, 2), List.of("x", "y"), new ListSource());
             List<List<Object>> pairs = new ArrayList<>();
             for (List<Object> row : testing.rows(unnest)) {
-                pairs.add(Arrays.asList(row.get(0), row.get(3), row.get(4)));
+                pairs.add(Arrays.asList(row.get(0), row.get(1), row.get(2)));
             }
             assertThat(pairs).containsExactly(
                     Arrays.asList(1, 10, "x"), Arrays.asList(1, 11, null), Arrays.asList(1, 12, null),
