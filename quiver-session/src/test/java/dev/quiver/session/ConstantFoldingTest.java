@@ -116,6 +116,10 @@ class ConstantFoldingTest {
                 continue;
             }
             for (Signature signature : function.signatures()) {
+                if (takesNested(signature)) {
+                    // no list or map constants to fold: SQL has no list literals the engine computes (docs/parquet.md)
+                    continue;
+                }
                 for (String form : forms(function, signature)) {
                     int arguments = holes(form);
                     for (List<Sample> args : combinations(signature, arguments)) {
@@ -155,6 +159,10 @@ class ConstantFoldingTest {
     void constantsFoldThroughTheEngine() {
         String plan = (String) session.executeScript("explain select upper('straße') as u, 9223372036854775806 + 1 as n").rows().get(0).get(0);
         assertThat(plan).contains("'STRAẞE' AS u").contains("9223372036854775807 AS n").doesNotContain("upper").doesNotContain("+");
+    }
+
+    private static boolean takesNested(Signature signature) {
+        return signature.parameters().stream().anyMatch(p -> p.type() == ArgType.LIST || p.type() == ArgType.MAP);
     }
 
     /** The SQL forms of a call: each of the function's, and for a variadic function one more argument. */

@@ -68,6 +68,7 @@ class FunctionDocsTest {
             case MATH -> "Numeric functions";
             case CONDITIONAL -> "Conditional functions";
             case DATETIME -> "Date and time functions";
+            case NESTED -> "List and map functions";
         };
     }
 

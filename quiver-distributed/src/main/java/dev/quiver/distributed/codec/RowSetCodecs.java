@@ -3,17 +3,22 @@ package dev.quiver.distributed.codec;
 import static dev.quiver.distributed.codec.OperatorCodecs.none;
 import static dev.quiver.distributed.codec.OperatorCodecs.only;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.quiver.distributed.codec.spi.PlanNodeCodec;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.operator.ReplicateRowsExec;
 import dev.quiver.engine.operator.recursive.RecursiveUnionExec;
 import dev.quiver.engine.operator.recursive.WorkTableScanExec;
+import dev.quiver.engine.operator.unnest.UnnestExec;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Codecs of the operators behind INTERSECT ALL / EXCEPT ALL ({@link ReplicateRowsExec}) and
- * WITH RECURSIVE ({@link RecursiveUnionExec}, {@link WorkTableScanExec}).
+ * Codecs of the operators that change how many times a row occurs: INTERSECT ALL / EXCEPT ALL
+ * ({@link ReplicateRowsExec}), WITH RECURSIVE ({@link RecursiveUnionExec}, {@link WorkTableScanExec})
+ * and UNNEST ({@link UnnestExec}).
  */
 final class RowSetCodecs {
     private RowSetCodecs() {}
@@ -23,6 +28,14 @@ final class RowSetCodecs {
                 PlanNodeCodec.of("ReplicateRowsExec", ReplicateRowsExec.class,
                         (n, out, c) -> { },
                         (in, children, c) -> new ReplicateRowsExec(only(children, "ReplicateRowsExec"))),
+                PlanNodeCodec.of("UnnestExec", UnnestExec.class,
+                        (n, out, c) -> {
+                            ArrayNode lists = out.putArray("lists");
+                            n.lists().forEach(lists::add);
+                            out.set("names", OperatorCodecs.strings(n.names(), c));
+                        },
+                        (in, children, c) -> new UnnestExec(positions(c.required(in, "lists")), OperatorCodecs.strings(c.required(in, "names")),
+                                only(children, "UnnestExec"))),
                 PlanNodeCodec.of("RecursiveUnionExec", RecursiveUnionExec.class,
                         (n, out, c) -> {
                             out.put("table", n.table());
@@ -45,5 +58,16 @@ final class RowSetCodecs {
                             none(children, "WorkTableScanExec");
                             return new WorkTableScanExec(c.requiredText(in, "table"), c.schema(c.required(in, "schema")));
                         }));
+    }
+
+    private static List<Integer> positions(JsonNode json) {
+        List<Integer> positions = new ArrayList<>();
+        for (JsonNode position : json) {
+            if (!position.isInt()) {
+                throw new QuiverException(ErrorCode.PLAN_ERROR, "expected a column position in the serialized UnnestExec, got " + position);
+            }
+            positions.add(position.intValue());
+        }
+        return positions;
     }
 }

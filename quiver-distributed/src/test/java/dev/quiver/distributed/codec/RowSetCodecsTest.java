@@ -14,13 +14,14 @@ import dev.quiver.engine.operator.ReplicateRowsExec;
 import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.recursive.RecursiveUnionExec;
 import dev.quiver.engine.operator.recursive.WorkTableScanExec;
+import dev.quiver.engine.operator.unnest.UnnestExec;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
-/** The plan nodes of INTERSECT ALL / EXCEPT ALL and WITH RECURSIVE travel to workers and run the same there. */
+/** The plan nodes of INTERSECT ALL / EXCEPT ALL, WITH RECURSIVE and UNNEST travel to workers and run the same there. */
 class RowSetCodecsTest {
     private static final Schema COUNTED = new Schema(List.of(QuiverTypes.field("s", QuiverTypes.UTF8, true),
             QuiverTypes.field("times", QuiverTypes.INT64, false)));
@@ -43,6 +44,20 @@ class RowSetCodecsTest {
         ExecutionPlan plan = new ReplicateRowsExec(new ValuesExec(COUNTED, List.of(List.of("a", 2L), List.of("b", 0L), List.of("c", 1L))));
         try (TestingContext testing = new TestingContext()) {
             assertThat(testing.rows(roundTrip(plan))).containsExactly(List.of("a"), List.of("a"), List.of("c"));
+        }
+    }
+
+    @Test
+    void unnest() {
+        Schema lists = new Schema(List.of(QuiverTypes.field("id", QuiverTypes.INT32, false),
+                QuiverTypes.list("a", QuiverTypes.field(QuiverTypes.LIST_ELEMENT, QuiverTypes.INT64, true), true),
+                QuiverTypes.list("b", QuiverTypes.field(QuiverTypes.LIST_ELEMENT, QuiverTypes.UTF8, true), true)));
+        UnnestExec plan = new UnnestExec(List.of(2, 1), List.of("y", "x"), new ValuesExec(lists, List.of()));
+        UnnestExec decoded = (UnnestExec) roundTrip(plan);
+        assertThat(decoded.lists()).containsExactly(2, 1);
+        assertThat(decoded.names()).containsExactly("y", "x");
+        try (TestingContext testing = new TestingContext()) {
+            assertThat(testing.rows(decoded)).isEmpty();
         }
     }
 

@@ -6,7 +6,9 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
 
 /** Building, measuring and reading whole batches. */
 public final class Batches {
@@ -60,6 +62,21 @@ public final class Batches {
     /** A batch made of the given vectors (ownership moves to the batch). */
     public static VectorSchemaRoot of(Schema schema, List<FieldVector> vectors, int rowCount) {
         return new VectorSchemaRoot(schema.getFields(), vectors, rowCount);
+    }
+
+    /**
+     * {@code vector} under {@code field}'s name and nullability: itself when its field is that, else
+     * a zero-copy transfer. Takes ownership of {@code vector}.
+     */
+    public static FieldVector withField(FieldVector vector, Field field, BufferAllocator allocator) {
+        if (vector.getField().equals(field)) {
+            return vector;
+        }
+        try (vector) {
+            TransferPair transfer = vector.getTransferPair(field, allocator);
+            transfer.transfer();
+            return (FieldVector) transfer.getTo();
+        }
     }
 
     /** An empty batch of {@code schema}. */

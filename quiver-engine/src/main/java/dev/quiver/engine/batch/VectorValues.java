@@ -135,6 +135,11 @@ public final class VectorValues {
                 v.reallocValidityAndOffsetBuffers();
             }
             v.setNull(index);
+        } else if (vector instanceof ListVector v) {
+            // a list or a map (outer-join padding, UNNEST past a list's end): setNull grows the vector
+            v.setNull(index);
+        } else if (vector instanceof StructVector v) {
+            v.setNull(index);
         } else if (!(vector instanceof NullVector)) {
             // a NullVector (the type of an untyped NULL literal) holds nothing but NULLs: nothing to set
             throw new IllegalArgumentException("unsupported vector type " + vector.getField());

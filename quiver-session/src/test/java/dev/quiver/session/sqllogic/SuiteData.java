@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * The data every {@code .slt} file can query, written once per test JVM as Parquet into a temporary
  * directory: the eight TPC-H tables at SF {@value #TPCH_SCALE} and the small tables of
  * {@link TestTables} ({@code t1}, {@code t2}, {@code empty_t}) and {@link EdgeTables}, each table in
- * {@value #FILES_PER_TABLE} files. Quiver opens the files as tables; DuckDB loads the same files.
+ * {@value #FILES_PER_TABLE} files, and the nested columns of {@link NestedTables}, which DuckDB
+ * writes. Quiver opens the files as tables; DuckDB loads the same files.
  */
 final class SuiteData implements AutoCloseable {
     static final double TPCH_SCALE = 0.01;
@@ -44,6 +45,7 @@ final class SuiteData implements AutoCloseable {
         try (TpchCatalog tpch = new TpchCatalog(TPCH_SCALE)) {
             List<TableSource> tables = new ArrayList<>(ParquetCatalogWriter.write(tpch, directory, FILES_PER_TABLE));
             tables.addAll(ParquetCatalogWriter.write(EdgeTables.addTo(TestTables.catalog()), directory, FILES_PER_TABLE));
+            tables.add(NestedTables.write(directory));
             return new SuiteData(directory, tables);
         } catch (RuntimeException e) {
             delete(directory);

@@ -6,6 +6,7 @@ import dev.quiver.engine.expr.function.ArgumentTypes;
 import dev.quiver.engine.types.QuiverTypes;
 import dev.quiver.sql.physical.TypeMapping;
 import java.math.BigDecimal;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlOperatorBinding;
@@ -50,6 +51,13 @@ final class CalciteArgumentTypes implements ArgumentTypes {
     @Override
     public ArrowType type(int index) {
         return requireNonNull(arrowType(binding.getOperandType(index)), "argument has no engine type");
+    }
+
+    @Override
+    public Optional<ArrowType> elementType(int index) {
+        RelDataType type = binding.getOperandType(index);
+        RelDataType element = type.getSqlTypeName() == SqlTypeName.MAP ? type.getValueType() : type.getComponentType();
+        return element == null ? Optional.empty() : Optional.ofNullable(arrowType(element));
     }
 
     @Override

@@ -52,7 +52,7 @@ public final class RegistrySqlFunction extends SqlFunction {
             case STRING -> SqlFunctionCategory.STRING;
             case MATH -> SqlFunctionCategory.NUMERIC;
             case DATETIME -> SqlFunctionCategory.TIMEDATE;
-            case CONDITIONAL -> SqlFunctionCategory.SYSTEM;
+            case CONDITIONAL, NESTED -> SqlFunctionCategory.SYSTEM;
         };
     }
 

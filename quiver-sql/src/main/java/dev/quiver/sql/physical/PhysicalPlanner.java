@@ -17,7 +17,9 @@ import dev.quiver.engine.operator.ValuesExec;
 import dev.quiver.engine.operator.aggregate.AggregateMode;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
+import dev.quiver.engine.operator.unnest.UnnestExec;
 import dev.quiver.sql.planner.LogicalReplicate;
+import dev.quiver.sql.planner.LogicalUnnest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -55,7 +57,8 @@ import org.apache.calcite.rex.RexOver;
  * <li>Aggregate → two-phase HashAggregateExec ({@link AggregatePlanner});</li>
  * <li>Join → HashJoinExec or NestedLoopJoinExec ({@link JoinPlanner});</li>
  * <li>Sort → SortExec, SortPreservingMergeExec and limits ({@link SortPlanner});</li>
- * <li>Window → sorts and WindowExecs ({@link WindowPlanner}).</li>
+ * <li>Window → sorts and WindowExecs ({@link WindowPlanner});</li>
+ * <li>LogicalUnnest → UnnestExec.</li>
  * </ul>
  *
  * <p>Expressions are translated by {@link RexTranslator}. Anything else fails with
@@ -135,6 +138,10 @@ public final class PhysicalPlanner {
         }
         if (rel instanceof LogicalReplicate replicate) {
             return new ReplicateRowsExec(visit(replicate.getInput()));
+        }
+        if (rel instanceof LogicalUnnest unnest) {
+            List<String> names = rel.getRowType().getFieldNames();
+            return new UnnestExec(unnest.lists(), names.subList(unnest.passedFields(), names.size()), visit(unnest.getInput()));
         }
         throw new QuiverException(ErrorCode.NOT_SUPPORTED, "The relational operator " + rel.getRelTypeName() + " is not supported");
     }

@@ -24,6 +24,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
@@ -54,6 +55,11 @@ final class StandardCalls {
                 return position(translator, call, type);
             case FLOOR, CEIL:
                 return floorOrCeil(translator, call, type);
+            case ITEM:
+                return item(translator, call, type);
+            case ARRAY_VALUE_CONSTRUCTOR:
+                throw new QuiverException(ErrorCode.NOT_SUPPORTED, "List literals ([1, 2, 3]) are only supported as constants to unnest: "
+                        + "SELECT unnest([1, 2, 3]) and FROM unnest([1, 2, 3]); lists come from nested columns of files");
             default:
                 break;
         }
@@ -112,6 +118,25 @@ final class StandardCalls {
         PhysicalExpr strpos = function("strpos").call(
                 List.of(translator.translate(call.getOperands().get(1)), translator.translate(call.getOperands().get(0))), QuiverTypes.INT64);
         return RexTranslator.castTo(strpos, type);
+    }
+
+    /**
+     * {@code l[i]} and {@code m[key]} (Calcite's ITEM, which types them): {@code list_extract} or
+     * {@code map_extract_value}. A struct is opaque to SQL (docs/parquet.md), so {@code s['f']} is not there.
+     */
+    private static PhysicalExpr item(RexTranslator translator, RexCall call, ArrowType type) {
+        SqlTypeName container = call.getOperands().get(0).getType().getSqlTypeName();
+        String name = switch (container) {
+            case ARRAY -> "list_extract";
+            case MAP -> "map_extract_value";
+            default -> throw new QuiverException(ErrorCode.NOT_SUPPORTED, "x[...] takes an element of a list or the value of a map key; "
+                    + "it is not supported on " + call.getOperands().get(0).getType().getFullTypeString());
+        };
+        if (type instanceof ArrowType.List || type instanceof ArrowType.Map || type instanceof ArrowType.Struct) {
+            throw new QuiverException(ErrorCode.NOT_SUPPORTED, "x[...] of a list or map whose elements are lists, maps or structs is not "
+                    + "supported; only elements of a flat type (numbers, strings, dates...) can be taken out");
+        }
+        return function(name).call(translator.translate(call.getOperands()), type);
     }
 
     /** {@code FLOOR(x)} and {@code CEIL(x)} of a number (of a date or time with a unit: not yet). */

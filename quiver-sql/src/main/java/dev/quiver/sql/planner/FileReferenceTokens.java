@@ -22,7 +22,11 @@ import org.apache.calcite.sql.parser.babel.Token;
  *       FROM clause) becomes a quoted identifier with the same text ({@code "data.parquet"});
  *   <li>a call of {@link #FUNCTIONS} in a table position, from its name to its closing
  *       parenthesis, becomes one quoted identifier whose name is the call's text;
- *   <li>a statement that starts with {@code FROM} gets {@code SELECT *} in front.
+ *   <li>a statement that starts with {@code FROM} gets {@code SELECT *} in front;
+ *   <li>a {@code [} that starts a value (after {@code (}, {@code ,}, SELECT, a comparison...) gets
+ *       {@code ARRAY} in front: DuckDB's list literal {@code [1, 2]} is Calcite's {@code ARRAY[1, 2]};
+ *   <li>{@code UNNEST} outside a table position is a plain name, so that DuckDB's select-list
+ *       {@code unnest(l)} parses as a call ({@link UnnestFunction}).
  * </ul>
  *
  * The catalog then resolves such a name by opening the files it describes
@@ -34,6 +38,12 @@ final class FileReferenceTokens {
     /** The table functions whose calls become table names (DuckDB's names and aliases). */
     static final Set<String> FUNCTIONS = Set.of("read_parquet", "parquet_scan", "read_csv", "read_csv_auto", "read_json", "read_json_auto",
             "read_ndjson", "read_ndjson_auto");
+
+    /** The tokens after which {@code [} starts a list literal, not a subscript. */
+    private static final Set<Integer> LIST_START = Set.of(SqlBabelParserImplConstants.LPAREN, SqlBabelParserImplConstants.COMMA,
+            SqlBabelParserImplConstants.SELECT, SqlBabelParserImplConstants.LBRACKET, SqlBabelParserImplConstants.EQ,
+            SqlBabelParserImplConstants.NE, SqlBabelParserImplConstants.LT, SqlBabelParserImplConstants.GT, SqlBabelParserImplConstants.LE,
+            SqlBabelParserImplConstants.GE, SqlBabelParserImplConstants.THEN, SqlBabelParserImplConstants.ELSE, SqlBabelParserImplConstants.WHEN);
 
     private final Supplier<Token> source;
     private final Deque<Token> pending = new ArrayDeque<>();
@@ -64,6 +74,15 @@ final class FileReferenceTokens {
                 pending.push(star);
                 token = synthetic(SqlBabelParserImplConstants.SELECT, "SELECT", token);
             }
+        }
+        if (token.kind == SqlBabelParserImplConstants.LBRACKET && LIST_START.contains(previousKind)) {
+            // DuckDB's list literal [1, 2, 3]: Calcite's ARRAY[1, 2, 3] (after a value, [ is a subscript)
+            pending.push(token);
+            token = synthetic(SqlBabelParserImplConstants.ARRAY, "ARRAY", token);
+        }
+        if (token.kind == SqlBabelParserImplConstants.UNNEST && !isTablePosition() && previousKind != SqlBabelParserImplConstants.LATERAL) {
+            // DuckDB's select-list unnest(l): a call of UnnestFunction, not the FROM clause's UNNEST table
+            token.kind = SqlBabelParserImplConstants.IDENTIFIER;
         }
         if (isTablePosition()) {
             if (token.kind == SqlBabelParserImplConstants.QUOTED_STRING && token.image.startsWith("'")) {

@@ -13,7 +13,6 @@ import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.sql2rel.RelDecorrelator;
-import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RuleSets;
 
@@ -73,7 +72,8 @@ final class LogicalOptimizer {
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(KeyAwareRowCount.PROVIDER));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, null);
 
-        RelNode rel = ExistsToSemiAnti.rewrite(converted);
+        // First: rows multiplied by UNNEST are a relational operator before any rule sees the plan.
+        RelNode rel = ExistsToSemiAnti.rewrite(Unnests.apply(converted));
         rel = hep(rel, HepMatchOrder.DEPTH_FIRST, SUB_QUERY_REMOVAL);
         // Before the first fold: it pulls predicates up through set operations, whose inputs must have their types.
         rel = SetOperationInputTypes.apply(rel);
@@ -85,7 +85,7 @@ final class LogicalOptimizer {
         // An empty rule set: the default decorrelation rules give a worse q20 (aggregating all outer columns).
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder, RuleSets.ofList(), null);
         // sql2rel's trimming is forced off by the planner and would be wrong before decorrelation (CALCITE-842).
-        rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        rel = new UnnestFieldTrimmer(relBuilder).trim(rel);
         rel = AggregateRewrites.apply(rel);
         rel = SetOperationsAll.apply(rel, relBuilder);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, SET_OPERATIONS);
@@ -96,7 +96,7 @@ final class LogicalOptimizer {
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, CLEANUP);
         // After join ordering: the reduction duplicates a filtered scan the orderer need not see twice.
         rel = SemiJoinReduction.apply(rel, relBuilder);
-        rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        rel = new UnnestFieldTrimmer(relBuilder).trim(rel);
         rel = RightToLeftJoins.apply(rel, relBuilder);
         rel = NullSafeEquality.apply(rel);
         rel = hep(rel, HepMatchOrder.BOTTOM_UP, List.of(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW));

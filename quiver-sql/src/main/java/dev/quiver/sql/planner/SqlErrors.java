@@ -19,6 +19,7 @@ import org.apache.calcite.sql.validate.SqlValidatorException;
 import org.apache.calcite.tools.Planner;
 import org.apache.calcite.tools.RelConversionException;
 import org.apache.calcite.tools.ValidationException;
+import org.apache.calcite.util.Pair;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -61,8 +62,13 @@ final class SqlErrors {
     }
 
     static RelDataType validatedRowType(Planner planner, SqlNode parsed) {
+        return validateWithType(planner, parsed).getValue();
+    }
+
+    /** The validated statement and its row type. */
+    static Pair<SqlNode, RelDataType> validateWithType(Planner planner, SqlNode parsed) {
         try {
-            return planner.validateAndGetType(parsed).getValue();
+            return planner.validateAndGetType(parsed);
         } catch (ValidationException | RuntimeException e) {
             throw semanticError(e);
         }

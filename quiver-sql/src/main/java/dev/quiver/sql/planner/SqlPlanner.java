@@ -19,11 +19,13 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -44,6 +46,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.Planner;
+import org.apache.calcite.util.Pair;
 
 /**
  * Plans SQL queries over a {@link Catalog} with Apache Calcite: parse (Babel parser, names
@@ -84,6 +87,13 @@ public final class SqlPlanner {
             .withExpand(false)
             .withTrimUnusedFields(false)
             .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false).withSimplify(false));
+    // With a select-list unnest: the converter's RelBuilder would merge a projection into the one
+    // above it, or drop it below an aggregate that reads none of its fields, unnest calls and all, and
+    // SELECT count(*) FROM (SELECT unnest(l) FROM t) would count t's rows. Unnests rewrites the calls
+    // first; the optimizer's rules merge and prune later.
+    private static final SqlToRelConverter.Config UNNEST_CONVERTER_CONFIG = CONVERTER_CONFIG
+            .withRelBuilderConfigTransform(builder -> builder.withPushJoinCondition(false).withSimplify(false).withPruneInputOfAggregate(false)
+                    .withBloat(-1));
 
     private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
             .withTypeCoercionFactory(ComparisonCoercion::new)
@@ -117,10 +127,10 @@ public final class SqlPlanner {
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
     public LogicalPlan plan(String query) {
         requireNonNull(query, "query is null");
-        Planner planner = Frameworks.getPlanner(config(Set.of()));
+        Planner planner = Frameworks.getPlanner(config(Set.of(), mentionsUnnest(query)));
         try {
             SqlNode parsed = parse(planner, query, Set.of(), false);
-            SqlNode validated = SqlErrors.validate(planner, parsed);
+            SqlNode validated = UnnestPlacement.check(SqlErrors.validate(planner, parsed));
             RelRoot root = SqlErrors.convert(planner, validated);
             List<String> names = root.validatedRowType.getFieldNames();
             return new LogicalPlan(SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())), names);
@@ -169,7 +179,10 @@ public final class SqlPlanner {
         Planner planner = Frameworks.getPlanner(config(hiddenViews));
         try {
             SqlNode parsed = parse(planner, sql, hiddenViews, false);
-            return SqlErrors.validatedRowType(planner, parsed);
+            Pair<SqlNode, RelDataType> validated = SqlErrors.validateWithType(planner, parsed);
+            // a view is checked as a query is: an unnest it misplaces fails CREATE VIEW
+            UnnestPlacement.check(validated.getKey());
+            return validated.getValue();
         } finally {
             planner.close();
         }
@@ -199,7 +212,16 @@ public final class SqlPlanner {
         }
     }
 
+    /** Whether the query, or a view it may use, has the word UNNEST (see UNNEST_CONVERTER_CONFIG). */
+    private boolean mentionsUnnest(String query) {
+        return Stream.concat(Stream.of(query), views.values().stream()).anyMatch(sql -> sql.toLowerCase(Locale.ROOT).contains("unnest"));
+    }
+
     private FrameworkConfig config(Set<String> hiddenViews) {
+        return config(hiddenViews, false);
+    }
+
+    private FrameworkConfig config(Set<String> hiddenViews, boolean unnest) {
         Set<String> visible = new HashSet<>(views.keySet());
         visible.removeAll(hiddenViews);
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
@@ -212,12 +234,12 @@ public final class SqlPlanner {
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER_CONFIG)
                 .defaultSchema(schema)
-                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting)))
+                .operatorTable(SqlOperatorTables.chain(OPERATOR_TABLE, SqlOperatorTables.of(currentSetting, UnnestFunction.INSTANCE)))
                 .convertletTable(convertlets)
                 .typeSystem(QuiverTypeSystem.INSTANCE)
                 // constants fold through the engine's kernels, never Calcite's own implementations
                 .executor(EngineRexExecutor.INSTANCE)
-                .sqlToRelConverterConfig(CONVERTER_CONFIG)
+                .sqlToRelConverterConfig(unnest ? UNNEST_CONVERTER_CONFIG : CONVERTER_CONFIG)
                 .sqlValidatorConfig(VALIDATOR_CONFIG)
                 .build();
     }

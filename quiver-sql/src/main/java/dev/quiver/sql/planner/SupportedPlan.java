@@ -35,7 +35,7 @@ import org.apache.calcite.sql.SqlKind;
  */
 final class SupportedPlan {
     private static final Set<Class<?>> NODES = Set.of(LogicalTableScan.class, LogicalFilter.class, LogicalProject.class,
-            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class, LogicalReplicate.class,
+            LogicalJoin.class, LogicalAggregate.class, LogicalSort.class, LogicalUnion.class, LogicalValues.class, LogicalReplicate.class, LogicalUnnest.class,
             LogicalRepeatUnion.class, LogicalTableSpool.class, org.apache.calcite.rel.logical.LogicalWindow.class);
     private static final Set<JoinRelType> JOIN_TYPES = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.FULL,
             JoinRelType.SEMI, JoinRelType.ANTI);
@@ -88,6 +88,9 @@ final class SupportedPlan {
 
         @Override
         public RexNode visitCall(RexCall call) {
+            if (UnnestFunction.isCall(call.getOperator())) {
+                throw notSupported("UNNEST is not supported here: it can only stand in a select list, or as a table (FROM t, UNNEST(t.l) AS u(x))");
+            }
             if (call.getKind() == SqlKind.SEARCH) {
                 throw new QuiverException(ErrorCode.PLAN_ERROR, "The optimizer left a SEARCH: " + call);
             }

@@ -8,7 +8,8 @@
  *     {@code LogicalJoin}, {@code LogicalAggregate} (simple grouping only), {@code LogicalSort}
  *     (collation and/or {@code offset}/{@code fetch} literals), {@code LogicalUnion},
  *     {@code LogicalValues} (possibly with no rows), {@link dev.quiver.sql.planner.LogicalReplicate}
- *     (INTERSECT ALL / EXCEPT ALL), {@code LogicalRepeatUnion} over {@code LogicalTableSpool}s whose
+ *     (INTERSECT ALL / EXCEPT ALL), {@link dev.quiver.sql.planner.LogicalUnnest} (UNNEST, in the
+ *     select list or FROM: no correlate or UNNEST call is left), {@code LogicalRepeatUnion} over {@code LogicalTableSpool}s whose
  *     recursive side scans the CTE's transient table (WITH RECURSIVE). Nothing else, checked by
  *     {@code SupportedPlan}.
  * <li>Joins: INNER, LEFT, FULL, SEMI, ANTI; never RIGHT (swapped to LEFT under a Project), never

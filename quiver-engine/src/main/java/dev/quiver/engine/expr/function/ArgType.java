@@ -18,7 +18,10 @@ public enum ArgType {
     DATE("DATE"),
     TIMESTAMP("TIMESTAMP"),
     /** DATE or TIMESTAMP. */
-    DATETIME("DATE|TIMESTAMP");
+    DATETIME("DATE|TIMESTAMP"),
+    /** A list of any element type ({@code INTEGER[]}). */
+    LIST("LIST"),
+    MAP("MAP");
 
     private final String display;
 
@@ -39,6 +42,8 @@ public enum ArgType {
             case DATE -> type instanceof ArrowType.Date;
             case TIMESTAMP -> type instanceof ArrowType.Timestamp;
             case DATETIME -> type instanceof ArrowType.Date || type instanceof ArrowType.Timestamp;
+            case LIST -> type instanceof ArrowType.List;
+            case MAP -> type instanceof ArrowType.Map;
         };
     }
 

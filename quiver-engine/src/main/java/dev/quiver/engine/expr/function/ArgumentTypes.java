@@ -3,6 +3,7 @@ package dev.quiver.engine.expr.function;
 import dev.quiver.engine.expr.LiteralExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -19,6 +20,14 @@ public interface ArgumentTypes {
 
     /** The constant's Java value (see {@link dev.quiver.engine.types.QuiverTypes}), null for NULL; only for constants. */
     Object constant(int index);
+
+    /**
+     * The type of the elements of list argument {@code index} (the values of a map argument), which
+     * an Arrow list type alone does not carry; empty when this side does not know it.
+     */
+    default Optional<ArrowType> elementType(int index) {
+        return Optional.empty();
+    }
 
     default List<ArrowType> types() {
         ArrowType[] types = new ArrowType[size()];

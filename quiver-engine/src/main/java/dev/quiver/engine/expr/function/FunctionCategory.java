@@ -5,5 +5,7 @@ public enum FunctionCategory {
     STRING,
     MATH,
     CONDITIONAL,
-    DATETIME
+    DATETIME,
+    /** Functions of lists and maps (nested columns). */
+    NESTED
 }

@@ -49,6 +49,7 @@ public final class FunctionRegistry {
         all.addAll(MathFunctions.all());
         all.addAll(ConditionalFunctions.all());
         all.addAll(DateTimeFunctions.all());
+        all.addAll(NestedFunctions.all());
         return all;
     }
 

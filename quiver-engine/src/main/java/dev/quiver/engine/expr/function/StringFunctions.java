@@ -6,6 +6,7 @@ import static dev.quiver.engine.expr.function.ArgType.STRING;
 import static dev.quiver.engine.expr.function.Parameter.of;
 
 import dev.quiver.engine.expr.kernel.CodePointKernels;
+import dev.quiver.engine.expr.kernel.ListKernels;
 import dev.quiver.engine.expr.kernel.Operand;
 import dev.quiver.engine.expr.kernel.StringKernels;
 import dev.quiver.engine.expr.kernel.TextCaseKernels;
@@ -16,6 +17,7 @@ import dev.quiver.engine.types.QuiverTypes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** The string functions of the {@link FunctionRegistry} (LIKE and regular expressions: {@link PatternFunctions}). */
 final class StringFunctions {
@@ -32,10 +34,12 @@ final class StringFunctions {
 
     static List<ScalarFunction> all() {
         List<ScalarFunction> all = new ArrayList<>(List.of(
-                ScalarFunction.builder("length", FunctionCategory.STRING).aliases("char_length", "character_length")
-                        .signature(of("string", STRING)).returns(QuiverTypes.INT64)
-                        .kernel(a -> StringKernels.charLength(a.operand(0), a.resultType(), a.rows(), a.allocator()))
-                        .description("the number of characters")
+                ScalarFunction.builder("length", FunctionCategory.STRING).aliases("char_length", "character_length", "len")
+                        .signature(of("string", STRING)).signature(of("list", ArgType.LIST)).returns(QuiverTypes.INT64)
+                        .kernel(a -> a.operand(0).type() instanceof ArrowType.List
+                                ? ListKernels.length(a.operand(0), a.resultType(), a.rows(), a.allocator())
+                                : StringKernels.charLength(a.operand(0), a.resultType(), a.rows(), a.allocator()))
+                        .description("the number of characters of a string, or of elements of a list")
                         .build(),
                 caseMapping("upper", "ucase", TextCaseKernels.Mapping.UPPER, "the string in upper case"),
                 caseMapping("lower", "lcase", TextCaseKernels.Mapping.LOWER, "the string in lower case"),

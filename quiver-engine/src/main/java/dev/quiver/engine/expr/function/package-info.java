@@ -14,7 +14,7 @@
  * <li>A strict function with a NULL constant argument is the NULL constant; its kernel still
  *     handles NULL rows of other arguments.
  * <li>Families live in one class each ({@code StringFunctions}, {@code MathFunctions},
- *     {@code ConditionalFunctions}, {@code DateTimeFunctions}); the kernels they call live in
+ *     {@code ConditionalFunctions}, {@code DateTimeFunctions}, {@code NestedFunctions}); the kernels they call live in
  *     {@link dev.quiver.engine.expr.kernel}.
  * </ul>
  */
