@@ -1,5 +1,6 @@
 package dev.quiver.cli;
 
+import dev.quiver.engine.error.JvmErrors;
 import dev.quiver.engine.error.QuiverException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -50,6 +51,9 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
                 }
             }
             return message;
+        }
+        if (JvmErrors.isStackOverflow(failure)) {
+            return describe(JvmErrors.stackOverflow("running it", failure));
         }
         if (failure instanceof OutOfMemoryError) {
             return "EXCEEDED_MEMORY_LIMIT: the JVM ran out of memory (" + failure.getMessage()

@@ -2,7 +2,7 @@ package dev.quiver.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.JvmErrors;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Passes a query's batches through, turning any failure that is not a {@link QuiverException}
- * (a bug somewhere below) into one with {@code INTERNAL_ERROR}, so callers handle one type, and
+ * (a bug somewhere below, or a stack overflow) into one ({@link JvmErrors#translate}), so callers handle one type, and
  * notes when the stream {@linkplain #ended() ended}.
  */
 final class ErrorTranslatingBatchStream implements BatchStream {
@@ -36,7 +36,7 @@ final class ErrorTranslatingBatchStream implements BatchStream {
                 ended = true;
             }
             return batch;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             ended = true;
             throw translate(e, queryId);
         }
@@ -52,15 +52,16 @@ final class ErrorTranslatingBatchStream implements BatchStream {
         ended = true;
         try {
             inner.close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             throw translate(e, queryId);
         }
     }
 
-    static QuiverException translate(RuntimeException e, String what) {
-        if (e instanceof QuiverException quiver) {
-            return quiver;
-        }
-        return new QuiverException(ErrorCode.INTERNAL_ERROR, what + " failed: " + e, e);
+    /**
+     * {@code e} as a Quiver error; a stack overflow (a statement nested too deeply for a thread's
+     * stack) is the user's STATEMENT_TOO_COMPLEX, anything else not a Quiver error INTERNAL_ERROR.
+     */
+    static QuiverException translate(Throwable e, String what) {
+        return JvmErrors.translate(e, what, "planning or running it");
     }
 }

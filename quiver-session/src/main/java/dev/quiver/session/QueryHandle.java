@@ -115,7 +115,7 @@ public final class QueryHandle implements AutoCloseable {
         }
         try {
             stream = new ErrorTranslatingBatchStream(streamFactory.apply(context), queryId);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             throw ErrorTranslatingBatchStream.translate(e, "Query " + queryId);
         }
         return stream;

@@ -298,7 +298,7 @@ public final class QuerySession implements AutoCloseable {
         requireNonNull(sql, "sql is null");
         try {
             return executeStatement(sql, scope);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             throw ErrorTranslatingBatchStream.translate(e, "The statement");
         }
     }
@@ -309,7 +309,7 @@ public final class QuerySession implements AutoCloseable {
         Statement statement;
         try {
             statement = StatementParser.parse(sql);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             throw ErrorTranslatingBatchStream.translate(e, "The statement");
         }
         try {
@@ -320,7 +320,7 @@ public final class QuerySession implements AutoCloseable {
             return StatementDescriber.describe(statement, sql, planning, current.get(SessionSettings.EXPLAIN_FORMAT));
         } catch (QuiverException e) {
             throw SqlPositions.relocate(e, sql, SqlPositions.offsetOf(sql, statement));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             throw ErrorTranslatingBatchStream.translate(e, "The statement");
         }
     }

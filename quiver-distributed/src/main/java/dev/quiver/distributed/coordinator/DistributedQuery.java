@@ -20,6 +20,7 @@ import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.JvmErrors;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -149,7 +150,8 @@ public final class DistributedQuery implements AutoCloseable {
                 throw early;
             }
             return new HeadStageStream(PlanExecutor.executeAll(headPlan, headContext), this);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // a stack overflow too (a plan too deep to encode): the tasks already started must still end
             QuiverException error = failureOrCancel() != null ? failureOrCancel() : asQuiver(e, "Starting distributed query " + queryId);
             recordFailure(error);
             queryEnded(cancelled ? Outcome.CANCELLED : Outcome.FAILED, error);
@@ -269,7 +271,7 @@ public final class DistributedQuery implements AutoCloseable {
      * names the stage and worker), waiting up to the failure grace for it, since a data stream from a
      * dead worker usually breaks at the same moment as its control stream.
      */
-    QuiverException headFailed(RuntimeException error) {
+    QuiverException headFailed(Throwable error) {
         endTasks();
         QuiverException reported;
         synchronized (lock) {
@@ -457,6 +459,6 @@ public final class DistributedQuery implements AutoCloseable {
         if (error instanceof QuiverException quiver) {
             return quiver;
         }
-        return new QuiverException(ErrorCode.INTERNAL_ERROR, context + " failed: " + error, error);
+        return JvmErrors.translate(error, context, "planning or running it");
     }
 }

@@ -35,7 +35,7 @@ final class HeadStageStream implements BatchStream {
         VectorSchemaRoot batch;
         try {
             batch = head.next();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             ended = true;
             throw query.headFailed(e);
         }

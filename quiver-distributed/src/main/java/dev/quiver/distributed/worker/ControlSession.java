@@ -74,7 +74,8 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
             }
             // AQE: a sampled producer starts sampling at once, before any consumer asks for data
             created.startSampling();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // a plan nested too deeply can overflow the stack while it is decoded: the task fails, the worker goes on
             fail(e);
             return;
         }
@@ -142,7 +143,7 @@ final class ControlSession implements TaskObserver, HeartbeatTicker.Peer {
         current.close();
     }
 
-    private void fail(RuntimeException error) {
+    private void fail(Throwable error) {
         synchronized (writeLock) {
             if (!writerDone) {
                 writerDone = true;

@@ -203,18 +203,19 @@ final class WorkerTask implements AutoCloseable {
     }
 
     private void samplePartition(SamplerExec sampler, int partition) {
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             if (!context.isCancelled()) {
                 sampler.sample(partition, context);
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // an Error too (a stack overflow in a deep expression): a sampler that dies unheard leaves the coordinator waiting for its sample
             failure = e;
         }
         samplingFinished(failure);
     }
 
-    private void samplingFinished(RuntimeException failure) {
+    private void samplingFinished(Throwable failure) {
         synchronized (lock) {
             activeSenders--;
             if (failure != null && !ended && state == TaskState.RUNNING && !isCancellation(failure)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.quiver.distributed.client.TaskControl;
 import dev.quiver.distributed.operator.RemotePartition;
+import dev.quiver.distributed.operator.SamplerExec;
 import dev.quiver.distributed.protocol.ProducerHead;
 import dev.quiver.distributed.protocol.TaskId;
 import dev.quiver.distributed.protocol.TaskReport;
@@ -267,6 +268,40 @@ class TaskExecutionTest {
             assertThat(report.state()).isEqualTo(TaskState.FAILED);
             assertThat(report.error().orElseThrow().code()).isEqualTo(ErrorCode.SOURCE_ERROR);
             control.close();
+        }
+    }
+
+    /**
+     * A stack overflow (an expression nested too deeply for a worker thread) is an Error, not an
+     * exception: read through a head or hit while AQE samples, it fails the task with
+     * STATEMENT_TOO_COMPLEX, where a sampler that died unheard left the coordinator waiting forever.
+     */
+    @Test
+    void aStackOverflowFailsTheTaskWithStatementTooComplex() {
+        try (TestCluster cluster = new TestCluster(1)) {
+            TaskId read = new TaskId("q8", 1, 0);
+            ProducerHead head = new ProducerHead.Coalesce();
+            OverflowingSourceExec overflowing = new OverflowingSourceExec();
+            RecordingListener readListener = new RecordingListener();
+            TaskControl readControl = cluster.client(0).startTask(TestCluster.request(read, overflowing, Optional.of(head), Map.of()), readListener);
+            assertThatThrownBy(() -> cluster.read(cluster.consumerContext("q8.s0.t0"), List.of(cluster.source(0, read, 0, head, 0)), overflowing.schema()))
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX))
+                    .hasMessageContaining("nested too deeply");
+            readControl.endQuery();
+            assertThat(readListener.awaitReport().error().orElseThrow().code()).isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX);
+            readControl.close();
+
+            TaskId sampled = new TaskId("q9", 1, 0);
+            RecordingListener sampleListener = new RecordingListener();
+            TaskControl sampleControl = cluster.client(0).startTask(
+                    TestCluster.request(sampled, new SamplerExec(overflowing, List.of(), 1 << 20), Optional.empty(), Map.of()), sampleListener);
+            sampleListener.awaitState(TaskState.FAILED);
+            assertThat(sampleListener.errors.get(sampleListener.states().indexOf(TaskState.FAILED)).orElseThrow().code())
+                    .isEqualTo(ErrorCode.STATEMENT_TOO_COMPLEX);
+            sampleControl.endQuery();
+            assertThat(sampleListener.awaitReport().state()).isEqualTo(TaskState.FAILED);
+            sampleControl.close();
+            cluster.assertWorkersClean();
         }
     }
 

@@ -39,7 +39,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 final class TestCluster implements AutoCloseable {
     static final String VERSION = "test-1";
     /** The built-in codecs and the test nodes. */
-    static final PlanCodec CODEC = PlanCodec.builder().nodeCodec(EndlessExec.CODEC).nodeCodec(FailingSourceExec.CODEC).build();
+    static final PlanCodec CODEC = PlanCodec.builder().nodeCodec(EndlessExec.CODEC).nodeCodec(FailingSourceExec.CODEC).nodeCodec(OverflowingSourceExec.CODEC).build();
 
     final BufferAllocator root = new RootAllocator();
     final QuiverExecutor executor = new QuiverExecutor("coordinator");

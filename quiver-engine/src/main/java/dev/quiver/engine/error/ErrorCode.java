@@ -29,6 +29,8 @@ public enum ErrorCode {
     INVALID_AGGREGATION(15, USER_ERROR),
     /** A server refused a call that brought no valid user and password or token. */
     UNAUTHENTICATED(16, USER_ERROR),
+    /** A statement nested so deeply (expressions, subqueries, set operations) that parsing, planning or evaluating it overflowed a thread's stack. */
+    STATEMENT_TOO_COMPLEX(17, USER_ERROR),
 
     INTERNAL_ERROR(0, INTERNAL),
     PLAN_ERROR(1, INTERNAL),

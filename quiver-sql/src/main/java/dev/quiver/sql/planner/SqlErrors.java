@@ -1,6 +1,7 @@
 package dev.quiver.sql.planner;
 
 import dev.quiver.engine.error.ErrorCode;
+import dev.quiver.engine.error.JvmErrors;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.QuiverException.SqlPosition;
 import java.util.Locale;
@@ -112,6 +113,10 @@ final class SqlErrors {
         if (checked != null) {
             // a check Quiver runs on the parsed text (see WindowSyntax)
             return checked;
+        }
+        if (JvmErrors.isStackOverflow(e)) {
+            // Calcite's parser wraps the overflow in a parse exception with no message
+            return JvmErrors.stackOverflow("parsing it", e);
         }
         SqlParserPos pos = e.getPos();
         String message = firstLine(e.getMessage());
