@@ -2,6 +2,7 @@ package dev.quiver.session;
 
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.metrics.PlanningTimer;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.physical.PhysicalPlanner;
 import dev.quiver.sql.physical.PhysicalPlannerOptions;
@@ -15,9 +16,13 @@ final class QueryPlanning {
     private QueryPlanning() {}
 
     static ExecutionPlan plan(Catalog catalog, Map<String, String> views, Settings settings, String sql) {
-        LogicalPlan logical = new SqlPlanner(catalog, views, settings).plan(sql);
-        PhysicalPlanner physical = new PhysicalPlanner(PhysicalPlannerOptions.from(settings));
-        return physical.plan(logical.root(), logical.columnNames());
+        return plan(catalog, views, settings, sql, new PlanningTimer());
+    }
+
+    /** {@link #plan}, recording the phases (parse, validate, convert, optimize, physical) in {@code timer}. */
+    static ExecutionPlan plan(Catalog catalog, Map<String, String> views, Settings settings, String sql, PlanningTimer timer) {
+        LogicalPlan logical = new SqlPlanner(catalog, views, settings).plan(sql, timer);
+        return timer.time("physical", () -> new PhysicalPlanner(PhysicalPlannerOptions.from(settings)).plan(logical.root(), logical.columnNames()));
     }
 
     /** Validates a query with {@code ?} parameters: its columns and the parameters' types. */

@@ -31,6 +31,8 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanDisplay;
+import dev.quiver.engine.execution.TimeBreakdown;
+import dev.quiver.engine.metrics.PlanningTimer;
 import dev.quiver.engine.execution.PlanDot;
 import dev.quiver.engine.execution.PlanExecutor;
 import dev.quiver.engine.execution.QuiverExecutor;
@@ -365,20 +367,38 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle explain(Statement.Explain explain, long start, StatementScope scope) {
-        ExecutionPlan plan = planQuery(explain.query(), scope);
+        PlanningTimer planning = new PlanningTimer();
+        ExecutionPlan plan = planQuery(explain.query(), scope, planning);
         SessionSettings.ExplainFormat format = explain.format().orElseGet(() -> scope.settings().get(SessionSettings.EXPLAIN_FORMAT));
         if (distributed.isPresent()) {
             String queryId = nextDistributedQueryId();
-            return explainDistributed(planDistributed(plan, queryId, scope), queryId, explain.analyze(), format, start, scope);
+            DistributedRuntime.Planned planned = planning.time("distributed", () -> planDistributed(plan, queryId, scope));
+            return explainDistributed(planned, queryId, explain.analyze(), format, new ExplainTiming(start, planning), scope);
         }
         boolean dot = format == SessionSettings.ExplainFormat.DOT;
         if (!explain.analyze()) {
             return explainResult(dot ? PlanDot.dot(plan) : PlanDisplay.indent(plan), format, start, plan, scope);
         }
+        long executionStart = System.nanoTime();
         try (QueryHandle run = startQuery(plan, start, scope)) {
             drain(run);
         }
-        return explainResult(dot ? PlanDot.dotWithMetrics(plan) : PlanDisplay.indentWithMetrics(plan), format, start, plan, scope);
+        long execution = System.nanoTime() - executionStart;
+        if (dot) {
+            return explainResult(PlanDot.dotWithMetrics(plan), format, start, plan, scope);
+        }
+        String shown = PlanDisplay.indentWithMetrics(plan);
+        shown += new ExplainTiming(start, planning).breakdown(execution, TimeBreakdown.operatorsOf(plan));
+        return explainResult(shown, format, start, plan, scope);
+    }
+
+    /** When an EXPLAIN ANALYZE started and how long its planning phases took, for its {@link TimeBreakdown}. */
+    private record ExplainTiming(long start, PlanningTimer planning) {
+        /** The breakdown's lines, each ending in a line break, with the wall time measured now. */
+        String breakdown(long executionNanos, List<TimeBreakdown.OperatorTime> operators) {
+            TimeBreakdown breakdown = new TimeBreakdown(System.nanoTime() - start, planning.phases(), executionNanos, operators);
+            return String.join("\n", breakdown.lines()) + "\n";
+        }
     }
 
     /** The one row of an EXPLAIN: the plan in {@code format}, which the column's metadata names ({@link QueryHandle#explainFormat()}). */
@@ -387,7 +407,8 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private QueryHandle explainDistributed(DistributedRuntime.Planned planned, String queryId, boolean analyze, SessionSettings.ExplainFormat format,
-            long start, StatementScope scope) {
+            ExplainTiming timing, StatementScope scope) {
+        long start = timing.start();
         PlannedQuery plan = planned.query();
         if (!analyze && plan instanceof PlannedQuery.Adaptive) {
             // AQE: no stage is cut or sized before execution (DESIGN §5)
@@ -405,11 +426,16 @@ public final class QuerySession implements AutoCloseable {
             return explainResult(shown, format, start, plan.singleNodePlan(), scope);
         }
         FinalPlan done;
+        long executionStart = System.nanoTime();
         try (QueryHandle run = startDistributed(planned, queryId, start, scope)) {
             drain(run);
             done = run.finalPlan().join();
         }
-        String shown = format == SessionSettings.ExplainFormat.DOT ? DistributedExplain.dot(done) : DistributedExplain.text(done);
+        long execution = System.nanoTime() - executionStart;
+        if (format == SessionSettings.ExplainFormat.DOT) {
+            return explainResult(DistributedExplain.dot(done), format, start, plan.singleNodePlan(), scope);
+        }
+        String shown = DistributedExplain.text(done) + timing.breakdown(execution, DistributedExplain.operatorTimes(done));
         return explainResult(shown, format, start, plan.singleNodePlan(), scope);
     }
 
@@ -471,10 +497,14 @@ public final class QuerySession implements AutoCloseable {
     }
 
     private ExecutionPlan planQuery(String sql, StatementScope scope) {
+        return planQuery(sql, scope, new PlanningTimer());
+    }
+
+    private ExecutionPlan planQuery(String sql, StatementScope scope, PlanningTimer timer) {
         synchronized (this) {
             checkOpen();
         }
-        return QueryPlanning.plan(catalog, views.snapshot(), scope.settings(), sql);
+        return QueryPlanning.plan(catalog, views.snapshot(), scope.settings(), sql, timer);
     }
 
     private QueryHandle startQuery(ExecutionPlan plan, long start, StatementScope scope) {

@@ -8,6 +8,8 @@ import dev.quiver.distributed.plan.DistributedPlan;
 import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.engine.execution.TimeBreakdown;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +71,21 @@ public final class DistributedExplain {
             lines.put(stageId, decision.explainLines(actual));
         });
         return lines;
+    }
+
+    /**
+     * Every operator of every stage of an executed query with its compute and wait summed over
+     * the stage's tasks (the head stage's from the coordinator), for {@code EXPLAIN ANALYZE}'s
+     * {@link TimeBreakdown}; stages in id order, each in pre-order.
+     */
+    public static List<TimeBreakdown.OperatorTime> operatorTimes(FinalPlan executed) {
+        requireNonNull(executed, "executed is null");
+        Map<Integer, StageMetrics> metrics = byStage(executed);
+        List<TimeBreakdown.OperatorTime> times = new ArrayList<>();
+        for (Stage stage : executed.plan().stages()) {
+            times.addAll(metrics.get(stage.stageId()).operatorTimes(stage));
+        }
+        return times;
     }
 
     /** {@link #text(FinalPlan)} as Graphviz DOT. */

@@ -6,8 +6,11 @@ import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanTree;
+import dev.quiver.engine.execution.TimeBreakdown;
 import dev.quiver.engine.memory.ByteSize;
 import dev.quiver.engine.metrics.OperatorMetrics;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -137,6 +140,24 @@ final class StageMetrics {
 
     private static long peak(List<OperatorMetricsSnapshot> metrics) {
         return metrics.stream().mapToLong(OperatorMetricsSnapshot::peakMemoryBytes).sum();
+    }
+
+    /**
+     * Each operator's compute and wait summed over the stage's tasks, labelled {@code stage N: } and
+     * its display line, in pre-order of the stage plan, the producer head first when reported.
+     */
+    List<TimeBreakdown.OperatorTime> operatorTimes(Stage stage) {
+        List<TimeBreakdown.OperatorTime> times = new ArrayList<>();
+        String prefix = "stage " + stage.stageId() + ": ";
+        if (hasHead) {
+            times.add(new TimeBreakdown.OperatorTime(prefix + "producer head", head[COMPUTE], 0));
+        }
+        List<ExecutionPlan> nodes = PlanTree.nodes(stage.plan());
+        for (int i = 0; i < planNodes; i++) {
+            times.add(new TimeBreakdown.OperatorTime(prefix + nodes.get(i).displayLine(), operators[i][COMPUTE],
+                    counters.get(i).getOrDefault(PartitionMetrics.WAIT_NANOS, 0L)));
+        }
+        return times;
     }
 
     /** The producer head's summed metrics, when the workers reported one. */

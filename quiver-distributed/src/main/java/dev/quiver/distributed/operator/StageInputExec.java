@@ -229,7 +229,7 @@ public final class StageInputExec extends AbstractExecutionPlan {
     public BatchStream execute(int partition, TaskContext context) {
         List<RemotePartition> sources = sourcesOf(partition);
         BatchStream remote = context.service(ExchangeClient.class).open(sources, schema, context);
-        return new MeteredBatchStream(remote, metrics().partition(partition), context);
+        return MeteredBatchStream.waitingOn(remote, metrics().partition(partition), context);
     }
 
     @Override

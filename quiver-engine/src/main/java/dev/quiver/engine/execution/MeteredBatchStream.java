@@ -23,6 +23,15 @@ public final class MeteredBatchStream implements BatchStream {
         this.context = requireNonNull(context, "context is null");
     }
 
+    /**
+     * Like the constructor, for a stream whose batches other threads or processes produce (a remote
+     * stage's input): the time its {@code next()} takes is counted as the partition's wait
+     * ({@link PartitionMetrics#addWait}), not as compute.
+     */
+    public static MeteredBatchStream waitingOn(BatchStream inner, PartitionMetrics metrics, TaskContext context) {
+        return new MeteredBatchStream(new WaitTimed(requireNonNull(inner, "inner is null"), metrics), metrics, context);
+    }
+
     @Override
     public Schema schema() {
         return inner.schema();
@@ -43,5 +52,27 @@ public final class MeteredBatchStream implements BatchStream {
     @Override
     public void close() {
         inner.close();
+    }
+
+    private record WaitTimed(BatchStream inner, PartitionMetrics metrics) implements BatchStream {
+        @Override
+        public Schema schema() {
+            return inner.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            long start = System.nanoTime();
+            try {
+                return inner.next();
+            } finally {
+                metrics.addWait(System.nanoTime() - start);
+            }
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 }

@@ -12,6 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * any thread.
  */
 public final class PartitionMetrics {
+    /**
+     * The named count of the nanoseconds a partition's thread spent blocked on input that other
+     * threads produce (an exchange's queue, a remote stage's stream); shown as {@code wait}.
+     */
+    public static final String WAIT_NANOS = "wait_nanos";
+
     private final AtomicLong outputRows = new AtomicLong();
     private final AtomicLong outputBatches = new AtomicLong();
     private final AtomicLong outputBytes = new AtomicLong();
@@ -46,7 +52,8 @@ public final class PartitionMetrics {
     /**
      * Adds to a named count of what the operator did besides its output, shown after the standard
      * metrics: a scan's {@code bytes_scanned} and {@code files_opened}, a CSV scan's
-     * {@code rows_skipped}. Names ending in {@code bytes} are shown as sizes.
+     * {@code rows_skipped}. Names ending in {@code bytes} are shown as sizes, names ending in
+     * {@code _nanos} as milliseconds without the suffix ({@link #WAIT_NANOS} as {@code wait=1.5ms}).
      */
     public void addCounter(String name, long delta) {
         counters.computeIfAbsent(name, n -> new AtomicLong()).addAndGet(delta);
@@ -59,6 +66,15 @@ public final class PartitionMetrics {
         return values;
     }
 
+    /** Adds to {@link #WAIT_NANOS}: time blocked on input that other threads produce, not counted as compute. */
+    public void addWait(long nanos) {
+        addCounter(WAIT_NANOS, nanos);
+    }
+
+    /**
+     * Adds time this operator spent on its own work (not pulling its input, not waiting):
+     * {@code elapsed_compute} is exclusive of the operator's children.
+     */
     public void addElapsedCompute(long nanos) {
         elapsedComputeNanos.addAndGet(nanos);
     }

@@ -6,6 +6,7 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.expr.function.FunctionRegistry;
+import dev.quiver.engine.metrics.PlanningTimer;
 import dev.quiver.engine.source.storage.Storages;
 import dev.quiver.engine.spi.Catalog;
 import dev.quiver.sql.catalog.FileReferenceCatalog;
@@ -29,6 +30,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelProtoDataType;
@@ -126,14 +128,21 @@ public final class SqlPlanner {
 
     /** Plans one query (SELECT, WITH, VALUES, with ORDER BY/LIMIT). */
     public LogicalPlan plan(String query) {
+        return plan(query, new PlanningTimer());
+    }
+
+    /** {@link #plan(String)}, recording the phases parse, validate, convert and optimize in {@code timer}. */
+    public LogicalPlan plan(String query, PlanningTimer timer) {
         requireNonNull(query, "query is null");
-        Planner planner = Frameworks.getPlanner(config(Set.of(), mentionsUnnest(query)));
+        requireNonNull(timer, "timer is null");
+        Planner planner = timer.time("parse", () -> Frameworks.getPlanner(config(Set.of(), mentionsUnnest(query))));
         try {
-            SqlNode parsed = parse(planner, query, Set.of(), false);
-            SqlNode validated = UnnestPlacement.check(SqlErrors.validate(planner, parsed));
-            RelRoot root = SqlErrors.convert(planner, validated);
+            SqlNode parsed = timer.time("parse", () -> parse(planner, query, Set.of(), false));
+            SqlNode validated = timer.time("validate", () -> UnnestPlacement.check(SqlErrors.validate(planner, parsed)));
+            RelRoot root = timer.time("convert", () -> SqlErrors.convert(planner, validated));
             List<String> names = root.validatedRowType.getFieldNames();
-            return new LogicalPlan(SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())), names);
+            RelNode optimized = timer.time("optimize", () -> SqlErrors.optimize(CurrentTimeBinding.apply(root.project(), Instant.now())));
+            return new LogicalPlan(optimized, names);
         } finally {
             planner.close();
         }

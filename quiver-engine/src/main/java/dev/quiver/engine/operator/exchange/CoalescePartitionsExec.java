@@ -8,6 +8,7 @@ import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
+import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import java.util.List;
@@ -75,8 +76,9 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         int inputs = input.outputPartitioning().partitionCount();
-        BatchStream stream = inputs == 1 ? input.execute(0, context) : new CoalesceStream(context, inputs);
-        return new MeteredBatchStream(stream, metrics().partition(partition), context);
+        PartitionMetrics partitionMetrics = metrics().partition(partition);
+        BatchStream stream = inputs == 1 ? input.execute(0, context) : new CoalesceStream(context, inputs, partitionMetrics);
+        return new MeteredBatchStream(stream, partitionMetrics, context);
     }
 
     private final class CoalesceStream implements BatchStream {
@@ -84,12 +86,14 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
         private final int inputs;
         private final BatchChannel channel;
         private final ProducerGroup producers = new ProducerGroup();
+        private final PartitionMetrics metrics;
         private boolean started;
         private boolean closed;
 
-        CoalesceStream(TaskContext context, int inputs) {
+        CoalesceStream(TaskContext context, int inputs, PartitionMetrics metrics) {
             this.context = context;
             this.inputs = inputs;
+            this.metrics = metrics;
             this.channel = new BatchChannel(Math.max(2, QUEUE_BATCHES_PER_INPUT * inputs), inputs);
         }
 
@@ -109,7 +113,12 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
                     producers.start(context, "coalesce-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
                 }
             }
-            return channel.receive(context);
+            long start = System.nanoTime();
+            try {
+                return channel.receive(context);
+            } finally {
+                metrics.addWait(System.nanoTime() - start);
+            }
         }
 
         @Override

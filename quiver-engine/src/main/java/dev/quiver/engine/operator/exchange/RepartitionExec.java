@@ -127,7 +127,12 @@ public final class RepartitionExec extends AbstractExecutionPlan {
                 return null;
             }
             state.startOnce(() -> startProducers(state, context));
-            return state.receive(partition, context);
+            long start = System.nanoTime();
+            try {
+                return state.receive(partition, context);
+            } finally {
+                metrics().partition(partition).addWait(System.nanoTime() - start);
+            }
         }
 
         @Override
