@@ -3,7 +3,7 @@ package dev.quiver.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.engine.compression.IpcCompression;
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Setting;
@@ -38,7 +38,7 @@ class SessionSettingsTest {
         assertThat(defaults.get(DistributedSettings.MAX_TASKS_PER_STAGE)).isZero();
         assertThat(defaults.get(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS)).isEqualTo(16L << 20);
         assertThat(defaults.get(DistributedSettings.BROADCAST_JOINS)).isTrue();
-        assertThat(defaults.get(DistributedSettings.COMPRESSION)).isEqualTo(ExchangeCompression.LZ4);
+        assertThat(defaults.get(DistributedSettings.COMPRESSION)).isEqualTo(IpcCompression.LZ4);
         assertThat(defaults.get(DistributedSettings.COLLECT_METRICS)).isTrue();
         assertThat(defaults.get(DistributedSettings.SAMPLE_BYTES_PER_PARTITION)).isEqualTo(1L << 20);
         assertThat(defaults.get(EngineSettings.BATCH_SIZE)).isEqualTo(8192);
@@ -57,14 +57,14 @@ class SessionSettingsTest {
         assertThat(settings.get(DistributedSettings.MAX_TASKS_PER_STAGE)).isEqualTo(3);
         assertThat(settings.get(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS)).isEqualTo(64L << 20);
         assertThat(settings.get(DistributedSettings.BROADCAST_JOINS)).isFalse();
-        assertThat(settings.get(DistributedSettings.COMPRESSION)).isEqualTo(ExchangeCompression.ZSTD);
+        assertThat(settings.get(DistributedSettings.COMPRESSION)).isEqualTo(IpcCompression.ZSTD);
         assertThat(settings.get(DistributedSettings.SAMPLE_BYTES_PER_PARTITION)).isEqualTo(512L << 10);
         assertThat(settings.get(DistributedSettings.MAX_PARTITIONS_PER_TASK)).isEqualTo(1000);
         assertThat(settings.get(SessionSettings.EXPLAIN_FORMAT)).isEqualTo(SessionSettings.ExplainFormat.DOT);
         assertThat(settings.get(dev.quiver.sql.physical.SqlSettings.HASH_JOIN_COLLECT_LEFT_MAX_ROWS)).isEqualTo(7L);
         assertThat(settings.get(EngineSettings.TARGET_PARTITIONS)).isEqualTo(2);
         // the builder's typed and by-name forms give the same value
-        try (QuerySession typed = QuerySession.builder().catalog(TestTables.catalog()).set(DistributedSettings.COMPRESSION, ExchangeCompression.ZSTD)
+        try (QuerySession typed = QuerySession.builder().catalog(TestTables.catalog()).set(DistributedSettings.COMPRESSION, IpcCompression.ZSTD)
                 .set(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 512L << 10).build();
                 QuerySession named = QuerySession.builder().catalog(TestTables.catalog()).set("distributed.compression", "zstd")
                         .set("DISTRIBUTED.sample_bytes_per_partition", "524288").build()) {

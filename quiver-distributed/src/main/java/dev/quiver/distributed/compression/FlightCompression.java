@@ -13,7 +13,7 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  * Starts a Flight stream whose IPC bodies are compressed. Flight Java 18.3 has no public switch
  * for this: its outbound listener always unloads batches without a codec. The listener's
  * {@code unloader} field is replaced, right after {@code start}, by one with the codec; readers
- * decompress on their own (they look codecs up through {@link QuiverCompressionFactory}).
+ * decompress on their own (they look codecs up through {@link dev.quiver.engine.compression.QuiverCompressionFactory}).
  */
 public final class FlightCompression {
     private static final Field UNLOADER = unloaderField();

@@ -1,6 +1,6 @@
 package dev.quiver.distributed.config;
 
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.engine.compression.IpcCompression;
 import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.config.SettingCheck;
@@ -29,8 +29,8 @@ public final class DistributedSettings {
             16 * MIB, SettingCheck.atLeast(1), "bytes of a scanned source one task partition should read; a scan wants `ceil(bytes / this / P)` tasks"));
     public static final Setting<Boolean> BROADCAST_JOINS = DECLARED.add(Setting.of("distributed.broadcast_joins", SettingTypes.BOOLEAN, true, SettingCheck.any(),
             "collect-left joins whose type allows it broadcast their build side; false plans them partitioned"));
-    public static final Setting<ExchangeCompression> COMPRESSION = DECLARED.add(Setting.of("distributed.compression",
-            SettingTypes.enumOf(ExchangeCompression.class), ExchangeCompression.LZ4, SettingCheck.any(), "codec of the data streams between workers"));
+    public static final Setting<IpcCompression> COMPRESSION = DECLARED.add(Setting.of("distributed.compression",
+            SettingTypes.enumOf(IpcCompression.class), IpcCompression.LZ4, SettingCheck.any(), "codec of the data streams between workers"));
     public static final Setting<Boolean> COLLECT_METRICS = DECLARED.add(Setting.of("distributed.collect_metrics", SettingTypes.BOOLEAN, true, SettingCheck.any(),
             "whether the final plan (`QueryHandle.finalPlan()`, `EXPLAIN ANALYZE`) holds the tasks' operator metrics; with false the coordinator "
                     + "drops them (workers still send them)"));

@@ -3,7 +3,7 @@ package dev.quiver.distributed.worker;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.engine.compression.IpcCompression;
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.operator.ExchangeClient;
 import dev.quiver.distributed.operator.SampleSink;
@@ -66,7 +66,7 @@ final class WorkerTask implements AutoCloseable {
     private final WireFormat wire;
     private final BufferAllocator allocator;
     private final TaskContext context;
-    private final ExchangeCompression compression;
+    private final IpcCompression compression;
     private final TaskObserver observer;
     private final Object lock = new Object();
     private TaskState state = TaskState.SENT;
@@ -115,7 +115,7 @@ final class WorkerTask implements AutoCloseable {
         return allocator;
     }
 
-    ExchangeCompression compression() {
+    IpcCompression compression() {
         return compression;
     }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quiver.distributed.codec.PlanCodec;
-import dev.quiver.distributed.compression.ExchangeCompression;
+import dev.quiver.engine.compression.IpcCompression;
 import dev.quiver.distributed.config.DistributedSettings;
 import dev.quiver.distributed.protocol.FlightErrors;
 import dev.quiver.distributed.protocol.TaskId;
@@ -42,7 +42,7 @@ class TaskSettingsWireTest {
 
     private static Settings changed() {
         return DistributedSettings.TASK_REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 100).with(DistributedSettings.COMPRESSION,
-                ExchangeCompression.ZSTD).with(DistributedSettings.BROADCAST_JOINS, false).with(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 3L << 20);
+                IpcCompression.ZSTD).with(DistributedSettings.BROADCAST_JOINS, false).with(DistributedSettings.SAMPLE_BYTES_PER_PARTITION, 3L << 20);
     }
 
     @Test
@@ -59,7 +59,7 @@ class TaskSettingsWireTest {
 
         TaskRequest decoded = WIRE.decodeRequest(bytes, TestCluster.VERSION);
         assertThat(decoded.settings()).isEqualTo(changed());
-        assertThat(decoded.settings().get(DistributedSettings.COMPRESSION)).isEqualTo(ExchangeCompression.ZSTD);
+        assertThat(decoded.settings().get(DistributedSettings.COMPRESSION)).isEqualTo(IpcCompression.ZSTD);
         assertThat(decoded.settings().get(EngineSettings.BATCH_SIZE)).isEqualTo(100);
     }
 

@@ -1,4 +1,4 @@
-package dev.quiver.distributed.compression;
+package dev.quiver.engine.compression;
 
 import com.github.luben.zstd.Zstd;
 import org.apache.arrow.memory.ArrowBuf;

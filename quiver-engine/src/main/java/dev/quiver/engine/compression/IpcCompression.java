@@ -1,15 +1,18 @@
-package dev.quiver.distributed.compression;
+package dev.quiver.engine.compression;
 
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
 
-/** How exchanged batches are compressed on the wire: the setting {@link dev.quiver.distributed.config.DistributedSettings#COMPRESSION}. */
-public enum ExchangeCompression {
+/**
+ * How Arrow IPC bodies are compressed: batches exchanged between workers (the setting
+ * {@code distributed.compression}) and runs spilled to disk (the setting {@code spill_compression}).
+ */
+public enum IpcCompression {
     LZ4,
     ZSTD,
     NONE;
 
-    /** The codec a producer task compresses its streams with. */
+    /** A codec to compress with; LZ4 and ZSTD codecs are stateless, so one may serve many streams. */
     public CompressionCodec newCodec() {
         return switch (this) {
             case LZ4 -> new Lz4FrameCodec();

@@ -1,4 +1,4 @@
-package dev.quiver.distributed.compression;
+package dev.quiver.engine.compression;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

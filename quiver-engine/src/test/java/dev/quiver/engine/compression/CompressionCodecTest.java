@@ -1,4 +1,4 @@
-package dev.quiver.distributed.compression;
+package dev.quiver.engine.compression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,7 +53,7 @@ class CompressionCodecTest {
         for (int i = 0; i < 20_000; i++) {
             rows.add(Arrays.asList(i % 11 == 0 ? null : (long) i * 31, i % 13 == 0 ? null : "row " + (i % 97)));
         }
-        for (ExchangeCompression compression : ExchangeCompression.values()) {
+        for (IpcCompression compression : IpcCompression.values()) {
             ByteArrayOutputStream ipc = new ByteArrayOutputStream();
             try (VectorSchemaRoot batch = Batches.fromRows(schema, rows, allocator);
                     ArrowStreamWriter writer = new ArrowStreamWriter(batch, null, Channels.newChannel(ipc), IpcOption.DEFAULT,
@@ -61,7 +61,7 @@ class CompressionCodecTest {
                 writer.start();
                 writer.writeBatch();
                 writer.end();
-                if (compression != ExchangeCompression.NONE) {
+                if (compression != IpcCompression.NONE) {
                     assertThat((long) ipc.size()).as(compression.name()).isLessThan(Batches.sizeInBytes(batch) / 2);
                 }
             } catch (IOException e) {

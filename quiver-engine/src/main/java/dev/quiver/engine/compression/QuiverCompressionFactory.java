@@ -1,4 +1,4 @@
-package dev.quiver.distributed.compression;
+package dev.quiver.engine.compression;
 
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil.CodecType;
