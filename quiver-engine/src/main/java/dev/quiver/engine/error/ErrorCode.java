@@ -42,6 +42,8 @@ public enum ErrorCode {
     QUERY_QUEUE_FULL(2, RESOURCES),
     /** A query waited in a server's admission queue longer than its timeout. */
     QUERY_QUEUE_TIMEOUT(3, RESOURCES),
+    /** An operator could not write or read its spill files: a full disk, or a spill_directory that cannot be written. */
+    SPILL_FAILED(4, RESOURCES),
 
     SOURCE_ERROR(0, EXTERNAL),
     WORKER_UNREACHABLE(1, EXTERNAL),

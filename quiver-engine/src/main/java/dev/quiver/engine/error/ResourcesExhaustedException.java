@@ -15,9 +15,14 @@ public final class ResourcesExhaustedException extends QuiverException {
     private final long poolLimitBytes;
 
     public ResourcesExhaustedException(String consumer, long requestedBytes, long poolUsedBytes, long poolLimitBytes) {
+        this(consumer, requestedBytes, poolUsedBytes, poolLimitBytes, "");
+    }
+
+    /** @param detail appended to the message, e.g. why spilling could not help */
+    public ResourcesExhaustedException(String consumer, long requestedBytes, long poolUsedBytes, long poolLimitBytes, String detail) {
         super(ErrorCode.EXCEEDED_MEMORY_LIMIT, String.format(
-                "Resources exhausted: %s could not reserve %s more; the memory pool has %s of %s in use",
-                consumer, formatBytes(requestedBytes), formatBytes(poolUsedBytes), formatBytes(poolLimitBytes)));
+                "Resources exhausted: %s could not reserve %s more; the memory pool has %s of %s in use%s",
+                consumer, formatBytes(requestedBytes), formatBytes(poolUsedBytes), formatBytes(poolLimitBytes), detail));
         this.consumer = consumer;
         this.requestedBytes = requestedBytes;
         this.poolUsedBytes = poolUsedBytes;

@@ -2,10 +2,13 @@ package dev.quiver.engine.execution;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.config.Setting;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.MemoryPool;
+import dev.quiver.engine.spill.SpillDirectory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -34,6 +37,8 @@ public final class TaskContext implements AutoCloseable {
     private final Map<ExecutionPlan, Object> sharedState = new IdentityHashMap<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Map<Class<?>, Object> services;
+    /** Created on first spill; guarded by {@code sharedState}. */
+    private SpillDirectory spillDirectory;
     private volatile String cancelReason;
     private volatile Throwable failure;
     /** The context whose cancellation this one shares ({@link #forRerun}), or null. */
@@ -128,6 +133,28 @@ public final class TaskContext implements AutoCloseable {
                 }
             }
             return type.cast(state);
+        }
+    }
+
+    /**
+     * Where this execution's operators spill: a subdirectory of {@code spill_directory} made on first
+     * use and deleted, with whatever files are left in it, when this context closes. A rerun context
+     * shares its parent's.
+     */
+    public SpillDirectory spillDirectory() {
+        if (parent != null) {
+            return parent.spillDirectory();
+        }
+        synchronized (sharedState) {
+            if (spillDirectory == null) {
+                String configured = setting(EngineSettings.SPILL_DIRECTORY);
+                Path directory = Path.of(configured.isEmpty() ? System.getProperty("java.io.tmpdir") : configured);
+                Object opener = services.get(SpillDirectory.FileOpener.class);
+                spillDirectory = new SpillDirectory(directory, taskId, setting(EngineSettings.SPILL_COMPRESSION).newCodec(),
+                        opener == null ? SpillDirectory.FileOpener.DEFAULT : (SpillDirectory.FileOpener) opener);
+                closeables.add(spillDirectory);
+            }
+            return spillDirectory;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.quiver.engine.memory;
 import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.error.ResourcesExhaustedException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,13 +12,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * they retain more; a grow that would pass the limit fails with a
  * {@link ResourcesExhaustedException} naming the operator.
  *
- * <p>Thread-safe. Quiver v1 does not spill: a future spill callback would be asked here, before
- * a grow fails.
+ * <p>A consumer that can spill (a sort, say) holds a {@link #newSpillableReservation spillable}
+ * reservation, which asks with {@link MemoryReservation#tryGrow} and spills when refused. So that one
+ * such consumer cannot starve the others of the pool (they cannot make it spill), each may hold at
+ * most its fair share: the limit divided by the number of spillable reservations open.
+ *
+ * <p>Thread-safe.
  */
 public final class MemoryPool {
     private final long limitBytes;
     private final AtomicLong usedBytes = new AtomicLong();
     private final AtomicLong peakBytes = new AtomicLong();
+    private final AtomicInteger spillableReservations = new AtomicInteger();
 
     /** A pool with the given limit in bytes; {@link Long#MAX_VALUE} means unlimited. */
     public MemoryPool(long limitBytes) {
@@ -33,7 +39,25 @@ public final class MemoryPool {
 
     /** Opens a reservation of zero bytes for the named consumer, e.g. {@code HashAggregateExec[partition=1]}. */
     public MemoryReservation newReservation(String consumer) {
-        return new MemoryReservation(this, requireNonNull(consumer, "consumer is null"));
+        return new MemoryReservation(this, requireNonNull(consumer, "consumer is null"), false);
+    }
+
+    /**
+     * Opens a reservation for a consumer that spills when {@link MemoryReservation#tryGrow} refuses:
+     * it is refused beyond its fair share of the pool as well as beyond the limit.
+     */
+    public MemoryReservation newSpillableReservation(String consumer) {
+        spillableReservations.incrementAndGet();
+        return new MemoryReservation(this, requireNonNull(consumer, "consumer is null"), true);
+    }
+
+    /** What each spillable reservation may hold now: the limit shared among those open. */
+    long fairShare() {
+        return limitBytes / Math.max(1, spillableReservations.get());
+    }
+
+    void closedSpillable() {
+        spillableReservations.decrementAndGet();
     }
 
     public long limit() {

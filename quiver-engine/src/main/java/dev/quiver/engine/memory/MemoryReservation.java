@@ -11,13 +11,15 @@ package dev.quiver.engine.memory;
 public final class MemoryReservation implements AutoCloseable {
     private final MemoryPool pool;
     private final String consumer;
+    private final boolean spillable;
     private long size;
     private long peak;
     private boolean closed;
 
-    MemoryReservation(MemoryPool pool, String consumer) {
+    MemoryReservation(MemoryPool pool, String consumer, boolean spillable) {
         this.pool = pool;
         this.consumer = consumer;
+        this.spillable = spillable;
     }
 
     public String consumer() {
@@ -44,11 +46,17 @@ public final class MemoryReservation implements AutoCloseable {
         peak = Math.max(peak, size);
     }
 
-    /** Grows by {@code bytes} if the pool allows it; returns false (and holds nothing more) otherwise. */
+    /**
+     * Grows by {@code bytes} if the pool allows it (and, for a spillable reservation, if it stays
+     * within its fair share); returns false (and holds nothing more) otherwise.
+     */
     public boolean tryGrow(long bytes) {
         checkOpen();
         if (bytes <= 0) {
             return true;
+        }
+        if (spillable && size + bytes > pool.fairShare()) {
+            return false;
         }
         if (!pool.tryReserve(bytes)) {
             return false;
@@ -86,6 +94,9 @@ public final class MemoryReservation implements AutoCloseable {
         if (!closed) {
             free();
             closed = true;
+            if (spillable) {
+                pool.closedSpillable();
+            }
         }
     }
 

@@ -11,14 +11,11 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.operator.sort.MultiTake;
-import dev.quiver.engine.operator.sort.RowComparator;
 import dev.quiver.engine.operator.sort.SortKey;
+import dev.quiver.engine.operator.sort.SortedMerge;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.PriorityQueue;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -28,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Each input partition is driven by its own thread into a small prefetch queue, so that a slow
  * input does not stall the others' producers; the consumer merges the heads of the queues with a
- * heap of cursors and gathers each output batch from the input batches it drew rows from.
+ * {@link SortedMerge}.
  */
 public final class SortPreservingMergeExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
@@ -94,72 +91,11 @@ public final class SortPreservingMergeExec extends AbstractExecutionPlan {
         return new MeteredBatchStream(new MergeStream(context), metrics().partition(partition), context);
     }
 
-    /** The current batch of one input partition and the position of its next row. */
-    private final class Cursor {
-        final int input;
-        final BatchChannel channel;
-        final List<FieldVector> ownedKeys = new ArrayList<>();
-        VectorSchemaRoot batch;
-        RowComparator comparator;
-        int position;
-        int chunkIndex = -1;
-
-        Cursor(int input, BatchChannel channel) {
-            this.input = input;
-            this.channel = channel;
-        }
-
-        /** Moves to the input's next batch; false at its end. */
-        boolean advance(TaskContext context) {
-            VectorSchemaRoot next;
-            while ((next = channel.receive(context)) != null) {
-                if (next.getRowCount() == 0) {
-                    next.close();
-                    continue;
-                }
-                batch = next;
-                position = 0;
-                chunkIndex = -1;
-                comparator = RowComparator.build(keys, List.of(RowComparator.keyVectors(keys, next, context.allocator(), ownedKeys)));
-                return true;
-            }
-            return false;
-        }
-
-        int compareTo(Cursor other) {
-            int result = comparator.compare(position, other.comparator, other.position);
-            return result != 0 ? result : Integer.compare(input, other.input);
-        }
-
-        /** Hands the current batch and its owned key vectors to {@code retired}, to close after the chunk is gathered. */
-        void retire(List<AutoCloseable> retired) {
-            retired.add(batch);
-            retired.addAll(ownedKeys);
-            ownedKeys.clear();
-            batch = null;
-            comparator = null;
-        }
-
-        void close() {
-            ownedKeys.forEach(FieldVector::close);
-            ownedKeys.clear();
-            if (batch != null) {
-                batch.close();
-                batch = null;
-            }
-            channel.close();
-        }
-    }
-
     private final class MergeStream implements BatchStream {
         private final TaskContext context;
         private final ProducerGroup producers = new ProducerGroup();
-        private final List<Cursor> cursors = new ArrayList<>();
-        private final PriorityQueue<Cursor> heap = new PriorityQueue<>(Cursor::compareTo);
-        private final List<VectorSchemaRoot> chunkBatches = new ArrayList<>();
-        private final List<AutoCloseable> retired = new ArrayList<>();
+        private SortedMerge merge;
         private long remaining;
-        private boolean started;
         private boolean closed;
 
         MergeStream(TaskContext context) {
@@ -177,77 +113,27 @@ public final class SortPreservingMergeExec extends AbstractExecutionPlan {
             if (closed) {
                 return null;
             }
-            if (!started) {
+            if (merge == null) {
                 start();
             }
-            int target = (int) Math.min(context.batchSize(), remaining);
-            if (target == 0 || heap.isEmpty()) {
+            VectorSchemaRoot result = merge.next((int) Math.min(context.batchSize(), remaining));
+            if (result == null) {
                 close();
                 return null;
             }
-            int[] batchOf = new int[target];
-            int[] rowOf = new int[target];
-            int rows = 0;
-            chunkBatches.clear();
-            while (rows < target && !heap.isEmpty()) {
-                Cursor cursor = heap.poll();
-                if (cursor.chunkIndex < 0) {
-                    cursor.chunkIndex = chunkBatches.size();
-                    chunkBatches.add(cursor.batch);
-                }
-                batchOf[rows] = cursor.chunkIndex;
-                rowOf[rows] = cursor.position;
-                rows++;
-                cursor.position++;
-                if (cursor.position < cursor.batch.getRowCount()) {
-                    heap.add(cursor);
-                } else {
-                    cursor.retire(retired);
-                    if (cursor.advance(context)) {
-                        heap.add(cursor);
-                    }
-                }
-            }
-            try {
-                VectorSchemaRoot result = MultiTake.take(input.schema(), chunkBatches, batchOf, rowOf, 0, rows, context.allocator());
-                remaining -= rows;
-                return result;
-            } finally {
-                chunkBatches.clear();
-                for (Cursor cursor : cursors) {
-                    cursor.chunkIndex = -1;
-                }
-                closeRetired();
-            }
+            remaining -= result.getRowCount();
+            return result;
         }
 
         private void start() {
-            started = true;
             int inputs = input.outputPartitioning().partitionCount();
+            List<BatchStream> channels = new ArrayList<>(inputs);
             for (int i = 0; i < inputs; i++) {
                 BatchChannel channel = new BatchChannel(PREFETCH_BATCHES, 1);
-                cursors.add(new Cursor(i, channel));
+                channels.add(new ChannelStream(channel, context));
                 producers.start(context, "merge-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
             }
-            if (remaining == 0) {
-                return;
-            }
-            for (Cursor cursor : cursors) {
-                if (cursor.advance(context)) {
-                    heap.add(cursor);
-                }
-            }
-        }
-
-        private void closeRetired() {
-            for (AutoCloseable resource : retired) {
-                try {
-                    resource.close();
-                } catch (Exception e) {
-                    throw BatchChannel.asRuntime(e);
-                }
-            }
-            retired.clear();
+            merge = new SortedMerge(input.schema(), keys, channels, context.allocator(), null);
         }
 
         @Override
@@ -256,10 +142,39 @@ public final class SortPreservingMergeExec extends AbstractExecutionPlan {
                 return;
             }
             closed = true;
-            heap.clear();
-            closeRetired();
-            cursors.forEach(Cursor::close);
-            producers.awaitAll();
+            try {
+                if (merge != null) {
+                    merge.close();
+                }
+            } finally {
+                producers.awaitAll();
+            }
+        }
+    }
+
+    /** One input partition's prefetch queue as a stream. */
+    private final class ChannelStream implements BatchStream {
+        private final BatchChannel channel;
+        private final TaskContext context;
+
+        ChannelStream(BatchChannel channel, TaskContext context) {
+            this.channel = channel;
+            this.context = context;
+        }
+
+        @Override
+        public Schema schema() {
+            return input.schema();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            return channel.receive(context);
+        }
+
+        @Override
+        public void close() {
+            channel.close();
         }
     }
 }

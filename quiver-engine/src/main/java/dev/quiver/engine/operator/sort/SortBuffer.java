@@ -25,7 +25,15 @@ final class SortBuffer implements AutoCloseable {
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private final List<List<FieldVector>> keyVectors = new ArrayList<>();
     private final List<FieldVector> ownedKeyVectors = new ArrayList<>();
+    /**
+     * Heap bytes per row of sorting beyond the key columns: the order, the (batch, row) pair of
+     * every row, and the sorted pair arrays.
+     */
+    private static final long SORT_BYTES_PER_ROW = 20;
+
     private long arrowBytes;
+    /** Heap bytes reserved for sorting (the key columns as arrays and the order's arrays). */
+    private long sortHeapBytes;
     private int rows;
     /** After a top-k compaction: the keys of the kept rows, whose last row is the worst a later row must beat. */
     private RowComparator boundary;
@@ -42,25 +50,60 @@ final class SortBuffer implements AutoCloseable {
         return rows;
     }
 
+    boolean isEmpty() {
+        return rows == 0;
+    }
+
     /** Takes ownership of {@code batch}; fails with ResourcesExhaustedException (closing it) if the pool says no. */
     void add(VectorSchemaRoot batch) {
+        add(batch, false);
+    }
+
+    /**
+     * Takes ownership of {@code batch} if the pool grants what holding and sorting it needs; otherwise
+     * returns false and leaves the batch to the caller (who may spill this buffer and try again).
+     */
+    boolean tryAdd(VectorSchemaRoot batch) {
+        return add(batch, true);
+    }
+
+    /** The bytes the pool would have to grant to add {@code batch}, as {@link #tryAdd} reckons them. */
+    long bytesToAdd(VectorSchemaRoot batch) {
+        return Batches.sizeInBytes(batch) + SORT_BYTES_PER_ROW * batch.getRowCount();
+    }
+
+    private boolean add(VectorSchemaRoot batch, boolean refusable) {
         if (batch.getRowCount() == 0) {
             batch.close();
-            return;
+            return true;
         }
         List<FieldVector> owned = new ArrayList<>();
         try {
             List<FieldVector> vectors = RowComparator.keyVectors(keys, batch, allocator, owned);
             long bytes = Batches.sizeInBytes(batch);
+            long sortBytes = SORT_BYTES_PER_ROW * batch.getRowCount();
             for (FieldVector vector : owned) {
                 bytes += vector.getBufferSize();
             }
-            reservation.grow(bytes);
+            for (FieldVector vector : vectors) {
+                sortBytes += SortColumn.estimateBytes(vector.getValueCount(), vector instanceof org.apache.arrow.vector.BaseVariableWidthVector v
+                        ? v.getDataBuffer().capacity() : 0);
+            }
+            if (refusable) {
+                if (!reservation.tryGrow(bytes + sortBytes)) {
+                    owned.forEach(FieldVector::close);
+                    return false;
+                }
+            } else {
+                reservation.grow(bytes + sortBytes);
+            }
             arrowBytes += bytes;
+            sortHeapBytes += sortBytes;
             batches.add(batch);
             keyVectors.add(vectors);
             ownedKeyVectors.addAll(owned);
             rows += batch.getRowCount();
+            return true;
         } catch (RuntimeException e) {
             owned.forEach(FieldVector::close);
             batch.close();
@@ -70,14 +113,8 @@ final class SortBuffer implements AutoCloseable {
 
     /** The rows in sorted order, as parallel arrays of batch and row numbers. */
     Sorted sort() {
-        long heapBytes = 12L * rows;
-        for (List<FieldVector> vectors : keyVectors) {
-            for (FieldVector vector : vectors) {
-                heapBytes += SortColumn.estimateBytes(vector.getValueCount(), vector instanceof org.apache.arrow.vector.BaseVariableWidthVector v
-                        ? v.getDataBuffer().capacity() : 0);
-            }
-        }
-        reservation.resize(arrowBytes + heapBytes);
+        // what sorting needs was reserved as batches were added
+        reservation.resize(arrowBytes + sortHeapBytes);
         RowComparator comparator = RowComparator.build(keys, keyVectors);
         int[] order = new int[rows];
         for (int i = 0; i < rows; i++) {
@@ -100,7 +137,8 @@ final class SortBuffer implements AutoCloseable {
             batchOf[i] = batchOfRow[order[i]];
             rowOf[i] = rowInBatch[order[i]];
         }
-        reservation.resize(arrowBytes + 8L * rows);
+        sortHeapBytes = 8L * rows;
+        reservation.resize(arrowBytes + sortHeapBytes);
         return new Sorted(batchOf, rowOf);
     }
 
@@ -158,8 +196,7 @@ final class SortBuffer implements AutoCloseable {
         }
         Sorted sorted = sort();
         VectorSchemaRoot kept = take(sorted, 0, limit);
-        release();
-        reservation.free();
+        clear();
         add(kept);
         boundary = RowComparator.build(keys, keyVectors);
         boundaryRow = limit - 1;
@@ -173,13 +210,19 @@ final class SortBuffer implements AutoCloseable {
         batches.clear();
         keyVectors.clear();
         arrowBytes = 0;
+        sortHeapBytes = 0;
         rows = 0;
+    }
+
+    /** Releases every batch and everything reserved; the buffer can be filled again (after a spill). */
+    void clear() {
+        release();
+        reservation.free();
     }
 
     @Override
     public void close() {
-        release();
-        reservation.free();
+        clear();
     }
 
     /** A sorted order: the {@code i}-th row is row {@code rowOf[i]} of batch {@code batchOf[i]}. */

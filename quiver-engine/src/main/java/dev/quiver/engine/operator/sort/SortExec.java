@@ -12,8 +12,15 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.MeteredBatchStream;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
+import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.error.ResourcesExhaustedException;
+import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.memory.MemoryReservation;
 import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.spill.SpillFile;
+import dev.quiver.engine.spill.SpillWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -25,10 +32,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@link dev.quiver.engine.operator.exchange.SortPreservingMergeExec} merges them); otherwise the
  * input must have one partition.
  *
- * <p>A partition collects its input's batches, holding their bytes in a reservation named
- * {@code SortExec[partition=N]} (the query fails with ResourcesExhaustedException when the pool
- * says no), sorts (batch, row) numbers by type-specialised comparisons of the keys copied to
- * arrays, and emits batches of the batch size gathered in that order. Top-k compacts its buffer to
+ * <p>A partition collects its input's batches, holding their bytes (and what sorting them will
+ * need) in a reservation named {@code SortExec[partition=N]}, sorts (batch, row) numbers by
+ * type-specialised comparisons of the keys copied to arrays, and emits batches of the batch size
+ * gathered in that order. When the pool refuses to hold another batch it sorts what it holds,
+ * writes it to a spill file as a sorted run ({@code spill_enabled}, {@code spill_directory}) and
+ * starts again empty; at the end it merges the runs ({@link SortedMerge}) instead, deleting each
+ * file once read. With spilling disabled the query fails with ResourcesExhaustedException instead. Top-k compacts its buffer to
  * the first k rows whenever it holds a batch more than k, so it holds O(k + batch size) rows; after
  * a compaction, rows that do not sort before the current k-th row are dropped on arrival.
  */
@@ -37,6 +47,13 @@ public final class SortExec extends AbstractExecutionPlan {
     private final List<SortKey> keys;
     private final OptionalLong fetch;
     private final boolean preservePartitioning;
+
+    /** Spilled runs merged at once; more are first merged in groups of this many into longer runs. */
+    static final int MAX_MERGE_FAN_IN = 32;
+    /** Counters of a partition that spilled. */
+    public static final String SPILL_COUNT = "spill_count";
+    public static final String SPILLED_BYTES = "spilled_bytes";
+    public static final String SPILLED_ROWS = "spilled_rows";
 
     public SortExec(ExecutionPlan input, List<SortKey> keys, OptionalLong fetch, boolean preservePartitioning) {
         this.input = requireNonNull(input, "input is null");
@@ -105,24 +122,34 @@ public final class SortExec extends AbstractExecutionPlan {
     }
 
     /**
-     * COLLECTING (first {@code next()} drains the input) → EMITTING (sorted batches) → DONE.
+     * COLLECTING (the first {@code next()} drains the input) → EMITTING (sorted batches from memory)
+     * or MERGING (the spilled runs merged) → DONE.
      */
     private final class SortStream implements BatchStream {
         private final BatchStream source;
         private final TaskContext context;
         private final PartitionMetrics partitionMetrics;
         private final MemoryReservation reservation;
+        private final boolean spill;
         private final SortBuffer buffer;
+        /** Spilled sorted runs not yet being merged, in the order they were made. */
+        private final List<SpillFile> runs = new ArrayList<>();
         private State state = State.COLLECTING;
         private SortBuffer.Sorted sorted;
+        private SortedMerge merge;
         private int emitted;
         private int limit;
+        /** Bytes of the largest batch written to a run: what merging holds per run. */
+        private long largestRunBatch;
 
         SortStream(BatchStream source, int partition, TaskContext context) {
             this.source = source;
             this.context = context;
             this.partitionMetrics = metrics().partition(partition);
-            this.reservation = context.memoryPool().newReservation("SortExec[partition=" + partition + "]");
+            String consumer = "SortExec[partition=" + partition + "]";
+            // top-k holds O(k) rows: spilling is for full sorts
+            this.spill = fetch.isEmpty() && context.setting(EngineSettings.SPILL_ENABLED);
+            this.reservation = spill ? context.memoryPool().newSpillableReservation(consumer) : context.memoryPool().newReservation(consumer);
             this.buffer = new SortBuffer(input.schema(), keys, context.allocator(), reservation);
         }
 
@@ -135,6 +162,9 @@ public final class SortExec extends AbstractExecutionPlan {
         public VectorSchemaRoot next() {
             if (state == State.COLLECTING) {
                 collect();
+            }
+            if (state == State.MERGING) {
+                return nextMerged();
             }
             if (state != State.EMITTING) {
                 return null;
@@ -153,7 +183,11 @@ public final class SortExec extends AbstractExecutionPlan {
             return batch;
         }
 
-        /** Drains the input into the buffer and sorts it; elapsed_compute counts this operator's work, not the input's. */
+        /**
+         * Drains the input into the buffer, spilling it as a sorted run whenever the pool refuses
+         * more, then sorts what is held (or merges the runs); elapsed_compute counts this operator's
+         * work, not the input's.
+         */
         private void collect() {
             long compute = 0;
             int topK = fetch.isPresent() ? (int) Math.min(fetch.getAsLong(), Integer.MAX_VALUE - 1) : -1;
@@ -163,6 +197,8 @@ public final class SortExec extends AbstractExecutionPlan {
                     long start = System.nanoTime();
                     if (topK > 0) {
                         buffer.addTopK(batch, topK, context.batchSize());
+                    } else if (spill) {
+                        addOrSpill(batch);
                     } else {
                         buffer.add(batch);
                     }
@@ -172,11 +208,123 @@ public final class SortExec extends AbstractExecutionPlan {
             }
             source.close();
             long start = System.nanoTime();
-            sorted = buffer.sort();
-            limit = topK >= 0 ? Math.min(topK, sorted.size()) : sorted.size();
+            if (runs.isEmpty()) {
+                sorted = buffer.sort();
+                limit = topK >= 0 ? Math.min(topK, sorted.size()) : sorted.size();
+                state = State.EMITTING;
+            } else {
+                if (!buffer.isEmpty()) {
+                    spillRun();
+                }
+                startMerge();
+                state = State.MERGING;
+            }
             partitionMetrics.recordMemory(reservation.peak());
             partitionMetrics.addElapsedCompute(compute + System.nanoTime() - start);
-            state = State.EMITTING;
+        }
+
+        private void addOrSpill(VectorSchemaRoot batch) {
+            if (buffer.tryAdd(batch)) {
+                return;
+            }
+            if (!buffer.isEmpty()) {
+                try {
+                    spillRun();
+                } catch (RuntimeException | Error e) {
+                    batch.close();
+                    throw e;
+                }
+                if (buffer.tryAdd(batch)) {
+                    return;
+                }
+            }
+            long needed = buffer.bytesToAdd(batch);
+            int rows = batch.getRowCount();
+            batch.close();
+            MemoryPool pool = context.memoryPool();
+            throw new ResourcesExhaustedException(reservation.consumer(), needed, pool.used(), pool.limit(),
+                    "; spilling cannot help: one input batch of " + rows + " rows does not fit in what this sort may hold"
+                            + " (its share of the pool); lower batch_size or raise memory_limit");
+        }
+
+        /** Sorts what the buffer holds, writes it to a spill file as one run, and empties the buffer. */
+        private void spillRun() {
+            SortBuffer.Sorted order = buffer.sort();
+            try (SpillWriter writer = context.spillDirectory().newFile(reservation.consumer(), input.schema())) {
+                for (int from = 0; from < order.size(); from += context.batchSize()) {
+                    context.checkCancelled();
+                    try (VectorSchemaRoot chunk = buffer.take(order, from, Math.min(context.batchSize(), order.size() - from))) {
+                        writer.write(chunk);
+                        largestRunBatch = Math.max(largestRunBatch, Batches.sizeInBytes(chunk));
+                    }
+                }
+                runs.add(writer.finish());
+                partitionMetrics.addCounter(SPILL_COUNT, 1);
+                partitionMetrics.addCounter(SPILLED_BYTES, writer.bytes());
+                partitionMetrics.addCounter(SPILLED_ROWS, writer.rows());
+            }
+            buffer.clear();
+        }
+
+        /**
+         * Merges the runs into the stream the output is read from, first merging groups of them into
+         * longer runs while there are more than the free memory can hold a batch of each of (or more
+         * than {@link #MAX_MERGE_FAN_IN}).
+         */
+        private void startMerge() {
+            int fanIn = mergeFanIn();
+            while (runs.size() > fanIn) {
+                List<SpillFile> group = new ArrayList<>(runs.subList(0, fanIn));
+                runs.subList(0, fanIn).clear();
+                try (SortedMerge partial = openMerge(group);
+                        SpillWriter writer = context.spillDirectory().newFile(reservation.consumer(), input.schema())) {
+                    for (VectorSchemaRoot batch = partial.next(context.batchSize()); batch != null; batch = partial.next(context.batchSize())) {
+                        try (VectorSchemaRoot written = batch) {
+                            writer.write(written);
+                        }
+                        context.checkCancelled();
+                    }
+                    // the merged run holds the earliest rows of equal keys: it goes first, keeping the sort stable
+                    runs.add(0, writer.finish());
+                }
+            }
+            List<SpillFile> all = new ArrayList<>(runs);
+            runs.clear();
+            merge = openMerge(all);
+        }
+
+        /** Runs merged at once: a batch of each, and its key columns, must fit in what the pool has free. */
+        private int mergeFanIn() {
+            MemoryPool pool = context.memoryPool();
+            long free = Math.max(0, pool.limit() - pool.used());
+            long perRun = Math.max(1, 2 * largestRunBatch);
+            return (int) Math.max(2, Math.min(MAX_MERGE_FAN_IN, free / perRun));
+        }
+
+        /** A merge of {@code group}, whose files it deletes when closed (those it could not open are deleted here). */
+        private SortedMerge openMerge(List<SpillFile> group) {
+            List<BatchStream> streams = new ArrayList<>(group.size());
+            try {
+                for (SpillFile run : group) {
+                    streams.add(run.open(context.allocator()));
+                }
+            } catch (RuntimeException e) {
+                streams.forEach(BatchStream::close);
+                group.subList(streams.size(), group.size()).forEach(SpillFile::delete);
+                throw e;
+            }
+            return new SortedMerge(input.schema(), keys, streams, context.allocator(), reservation);
+        }
+
+        private VectorSchemaRoot nextMerged() {
+            long start = System.nanoTime();
+            context.checkCancelled();
+            VectorSchemaRoot batch = merge.next(context.batchSize());
+            partitionMetrics.addElapsedCompute(System.nanoTime() - start);
+            if (batch == null) {
+                close();
+            }
+            return batch;
         }
 
         @Override
@@ -185,16 +333,25 @@ public final class SortExec extends AbstractExecutionPlan {
                 return;
             }
             state = State.DONE;
-            source.close();
-            buffer.close();
-            partitionMetrics.recordMemory(reservation.peak());
-            reservation.close();
+            try {
+                source.close();
+                if (merge != null) {
+                    merge.close();
+                }
+                runs.forEach(SpillFile::delete);
+                runs.clear();
+            } finally {
+                buffer.close();
+                partitionMetrics.recordMemory(reservation.peak());
+                reservation.close();
+            }
         }
     }
 
     private enum State {
         COLLECTING,
         EMITTING,
+        MERGING,
         DONE
     }
 }

@@ -8,6 +8,7 @@ import static dev.quiver.engine.operator.sort.SortTestData.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.execution.ExecutionConfig;
@@ -116,10 +117,12 @@ class SortExecTest {
     }
 
     @Test
-    void fullSortFailsWhenThePoolSaysNoButTopKFits() {
+    void fullSortWithoutSpillingFailsWhenThePoolSaysNoButTopKFits() {
         GeneratedExec big = GeneratedExec.finite(1, 1000, 100);
         List<SortKey> keys = List.of(new SortKey(new ColumnExpr(0, "v", QuiverTypes.INT64, false), false, false));
-        try (TestingContext testing = new TestingContext(new MemoryPool(256 * 1024), new ExecutionConfig(1000, 2))) {
+        ExecutionConfig noSpilling = new ExecutionConfig(EngineSettings.REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, 1000)
+                .with(EngineSettings.SPILL_ENABLED, false));
+        try (TestingContext testing = new TestingContext(new MemoryPool(256 * 1024), noSpilling)) {
             assertThatThrownBy(() -> testing.rows(new SortExec(big, keys, OptionalLong.empty(), false)))
                     .isInstanceOfSatisfying(ResourcesExhaustedException.class, e -> {
                         assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
