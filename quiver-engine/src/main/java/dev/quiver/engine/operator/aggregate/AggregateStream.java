@@ -6,6 +6,9 @@ import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.error.ResourcesExhaustedException;
+import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.memory.MemoryReservation;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayList;
@@ -29,9 +32,22 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * </pre>
  *
  * <p>Memory: before each batch the partition reserves what its arrays will hold if every row of
- * the batch is a new group; after the batch the reservation is trimmed to what they hold. FINAL
- * and SINGLE fail with {@link dev.quiver.engine.error.ResourcesExhaustedException} when the pool
- * says no. PARTIAL never fails: it emits what it holds and starts over, and once it sees that it
+ * the batch is a new group; after the batch the reservation is trimmed to what they hold.
+ *
+ * <p>Spilling ({@code spill_enabled}, FINAL and SINGLE with GROUP BY whose aggregates all have a
+ * partial state): the reservation is spillable; when the pool refuses it, the partition writes
+ * every group it holds as partial-state rows (PARTIAL's output shape) into hash-partitioned spill
+ * files ({@link AggregateSpiller}, {@link SpillPartitions}), empties the table and goes on. At the
+ * end of its input, if it spilled, it writes what it holds too and then merges one spilled
+ * partition at a time into an empty table (as FINAL merges states), emits its groups and goes to
+ * the next; a partition that does not fit spills again, re-partitioned by other hash bits, up to
+ * {@link SpillPartitions#MAX_DEPTH} levels. Groups are then emitted partition by partition, not in
+ * order of first appearance.
+ *
+ * <p>Without spilling, FINAL and SINGLE fail with
+ * {@link dev.quiver.engine.error.ResourcesExhaustedException} when the pool says no, saying why
+ * they did not spill; so does a spilling partition when spilling cannot help (one input batch, or
+ * one spill partition after the last level, does not fit). PARTIAL never fails: it emits what it holds and starts over, and once it sees that it
  * reduces rows poorly it emits what it holds and from then on skips the hashing: each input batch
  * becomes a batch of state rows, one per input row (see {@link PassThrough}).
  */
@@ -48,11 +64,16 @@ final class AggregateStream implements BatchStream {
 
     private enum State { READING, EMITTING, DONE }
 
-    private final AggregateMode mode;
-    private final List<PhysicalExpr> groupExprs;
+    /*
+     * mode, groupExprs, seedFlag, the accumulators and stateColumns change once, when a SINGLE
+     * aggregate that spilled starts merging its spilled partitions: those hold partial states,
+     * which FINAL-mode accumulators merge (see mergeSpilledStates).
+     */
+    private AggregateMode mode;
+    private List<PhysicalExpr> groupExprs;
     private final List<AggregateExpr> aggregates;
     /** Rows where this is TRUE create their group and update nothing (see {@link HashAggregateExec#seedFlag()}); null: none. */
-    private final PhysicalExpr seedFlag;
+    private PhysicalExpr seedFlag;
     private final Schema schema;
     private final BatchStream input;
     private final TaskContext context;
@@ -60,7 +81,12 @@ final class AggregateStream implements BatchStream {
     private final MemoryReservation reservation;
     private final GroupHashTable table;
     private final Accumulator[] accumulators;
-    private final int[][] stateColumns;
+    private int[][] stateColumns;
+    /** Null when this partition does not spill; {@link #noSpillReason} then says why, for the error when memory runs out. */
+    private final AggregateSpiller spiller;
+    private final String noSpillReason;
+    /** What READING reads: the operator's input, then the spilled partition being merged. */
+    private BatchStream current;
     /** Without GROUP BY: for a string MIN, the MAX of the same argument computed in the same pass (-1: none). */
     private final int[] pairedMax;
     private int[] groupIds = new int[0];
@@ -83,30 +109,66 @@ final class AggregateStream implements BatchStream {
         this.seedFlag = plan.seedFlag().orElse(null);
         this.schema = plan.schema();
         this.input = input;
+        this.current = input;
         this.context = context;
         this.metrics = plan.metrics().partition(partition);
         this.table = groupExprs.isEmpty() ? null : new GroupHashTable(groupExprs.stream().map(PhysicalExpr::type).toList());
         this.accumulators = new Accumulator[aggregates.size()];
-        this.stateColumns = new int[aggregates.size()][];
-        int column = groupExprs.size();
         for (int a = 0; a < aggregates.size(); a++) {
-            AggregateExpr aggregate = aggregates.get(a);
-            accumulators[a] = Accumulators.create(aggregate, mode, context.allocator());
-            if (mode == AggregateMode.FINAL) {
-                int states = aggregate.stateFields().size();
-                stateColumns[a] = new int[states];
-                for (int s = 0; s < states; s++) {
-                    stateColumns[a][s] = column++;
-                }
-            }
+            accumulators[a] = Accumulators.create(aggregates.get(a), mode, context.allocator());
         }
+        this.stateColumns = mode == AggregateMode.FINAL ? stateColumns(groupExprs.size(), aggregates) : new int[aggregates.size()][];
         this.pairedMax = table == null && mode != AggregateMode.FINAL ? StringMinMaxAccumulator.pairs(aggregates, accumulators) : null;
-        this.reservation = context.memoryPool().newReservation("HashAggregateExec[mode=" + mode + ", partition=" + partition + "]");
+        String consumer = "HashAggregateExec[mode=" + mode + ", partition=" + partition + "]";
+        this.noSpillReason = noSpillReason(plan, context);
+        if (noSpillReason == null) {
+            this.spiller = new AggregateSpiller(context, consumer, plan.stateSchema().orElseThrow(), metrics);
+            this.reservation = context.memoryPool().newSpillableReservation(consumer);
+        } else {
+            this.spiller = null;
+            this.reservation = context.memoryPool().newReservation(consumer);
+        }
         if (table == null) {
             for (Accumulator accumulator : accumulators) {
                 accumulator.ensureCapacity(1);
             }
         }
+    }
+
+    /** The input column of each aggregate's state columns, which follow the {@code keys} group columns. */
+    private static int[][] stateColumns(int keys, List<AggregateExpr> aggregates) {
+        int[][] columns = new int[aggregates.size()][];
+        int column = keys;
+        for (int a = 0; a < aggregates.size(); a++) {
+            columns[a] = new int[aggregates.get(a).stateFields().size()];
+            for (int s = 0; s < columns[a].length; s++) {
+                columns[a][s] = column++;
+            }
+        }
+        return columns;
+    }
+
+    /**
+     * Why this partition may not spill (the detail of its error when the pool refuses it), or null
+     * when it spills: FINAL and SINGLE aggregates with GROUP BY spill their groups' partial states,
+     * so every aggregate must have one. PARTIAL never needs to: it emits what it holds early.
+     */
+    private static String noSpillReason(HashAggregateExec plan, TaskContext context) {
+        if (plan.mode() == AggregateMode.PARTIAL) {
+            return "";
+        }
+        if (plan.groupExprs().isEmpty()) {
+            return "; an aggregate without GROUP BY does not spill";
+        }
+        List<String> holistic = plan.aggregates().stream().filter(a -> !a.decomposable()).map(AggregateExpr::display).toList();
+        if (!holistic.isEmpty()) {
+            return "; spilling is not supported for " + String.join(", ", holistic)
+                    + " (DISTINCT and holistic aggregates have no partial state to spill); raise memory_limit";
+        }
+        if (!context.setting(EngineSettings.SPILL_ENABLED)) {
+            return "; spilling is disabled (spill_enabled = false)";
+        }
+        return null;
     }
 
     @Override
@@ -154,11 +216,20 @@ final class AggregateStream implements BatchStream {
                     finishEmitting();
                     break;
                 case READING:
-                    VectorSchemaRoot batch = pendingInput != null ? pendingInput : input.next();
+                    VectorSchemaRoot batch = pendingInput != null ? pendingInput : current.next();
                     pendingInput = null;
                     if (batch == null) {
                         inputDone = true;
-                        startEmitting();
+                        if (spiller != null && spiller.levelSpilled()) {
+                            long spillStart = System.nanoTime();
+                            try {
+                                finishSpilledLevel();
+                            } finally {
+                                metrics.addElapsedCompute(System.nanoTime() - spillStart);
+                            }
+                        } else {
+                            startEmitting();
+                        }
                         break;
                     }
                     if (passThrough != null) {
@@ -328,18 +399,117 @@ final class AggregateStream implements BatchStream {
         return vector;
     }
 
-    /** Reserves for a batch of {@code rows} new groups; false if a PARTIAL aggregate was refused. */
+    /**
+     * Reserves for a batch of {@code rows} new groups; false if a PARTIAL aggregate was refused. A
+     * spilling aggregate refused spills what it holds and asks again.
+     */
     private boolean reserveFor(int rows) {
-        long needed = bytesFor(table == null ? 1 : table.groupCount() + rows);
-        long delta = needed - reservation.size();
+        if (spiller != null) {
+            if (!tryReserveFor(rows) && (table.groupCount() == 0 || !spillGroupsAndRetry(rows))) {
+                throw cannotHelp(bytesFor(table.groupCount() + rows) - reservation.size(), "one input batch of " + rows
+                        + " rows does not fit in what this aggregate may hold (its share of the pool); lower batch_size or raise memory_limit");
+            }
+            return true;
+        }
+        long delta = bytesFor(table == null ? 1 : table.groupCount() + rows) - reservation.size();
         if (delta <= 0) {
             return true;
         }
         if (mode == AggregateMode.PARTIAL) {
             return reservation.tryGrow(delta) || table == null;
         }
-        reservation.grow(delta);
+        grow(delta);
         return true;
+    }
+
+    private boolean tryReserveFor(int rows) {
+        return reservation.tryGrow(bytesFor(table.groupCount() + rows) - reservation.size());
+    }
+
+    private boolean spillGroupsAndRetry(int rows) {
+        spillGroups();
+        return tryReserveFor(rows);
+    }
+
+    /** Grows the reservation of an aggregate that does not spill, failing with why it does not. */
+    private void grow(long bytes) {
+        try {
+            reservation.grow(bytes);
+        } catch (ResourcesExhaustedException e) {
+            throw new ResourcesExhaustedException(e.consumer(), e.requestedBytes(), e.poolUsedBytes(), e.poolLimitBytes(), noSpillReason);
+        }
+    }
+
+    private ResourcesExhaustedException cannotHelp(long requested, String why) {
+        MemoryPool pool = context.memoryPool();
+        return new ResourcesExhaustedException(reservation.consumer(), requested, pool.used(), pool.limit(), "; spilling cannot help: " + why);
+    }
+
+    /**
+     * Writes every group held to the level's spill files as partial-state rows and empties the
+     * table. A table of the last level fails instead: its groups are those of one partition
+     * re-partitioned {@link SpillPartitions#MAX_DEPTH} times, so some group's state alone is too
+     * large, or the share of the pool too small for any useful table.
+     */
+    private void spillGroups() {
+        if (!spiller.canSpill()) {
+            int groups = table.groupCount();
+            throw cannotHelp(Math.max(0, heldBytes() - reservation.size()), (groups == 1 ? "the state of a single group"
+                    : "the " + groups + " groups of one spill partition, re-partitioned " + SpillPartitions.MAX_DEPTH + " times,")
+                    + " still do not fit in what this aggregate may hold (its share of the pool); raise memory_limit");
+        }
+        spiller.spill(table.groupCount(), (from, count) -> stateBatch(spiller.schema(), from, count), table::groupHash);
+        dropGroups();
+    }
+
+    /** The input of a table that spilled has ended: spills what it holds too, then merges its first spilled partition. */
+    private void finishSpilledLevel() {
+        if (table.groupCount() > 0) {
+            spillGroups();
+        }
+        spiller.finishLevel();
+        nextPartition();
+    }
+
+    /** Starts merging the next spilled partition into an empty table, or ends. */
+    private void nextPartition() {
+        mergeSpilledStates();
+        dropGroups();
+        BatchStream next = spiller.nextPartition();
+        if (next == null) {
+            current = input;
+            release();
+            state = State.DONE;
+            return;
+        }
+        current = next;
+        inputDone = false;
+        state = State.READING;
+    }
+
+    /**
+     * From now on the table merges partial states, as FINAL does: a SINGLE aggregate's spilled
+     * partitions hold the states its accumulators wrote, keys first; FINAL-mode accumulators merge
+     * them (a FINAL aggregate's own input has that shape already).
+     */
+    private void mergeSpilledStates() {
+        if (mode == AggregateMode.FINAL) {
+            return;
+        }
+        Schema states = spiller.schema();
+        List<PhysicalExpr> keys = new ArrayList<>(groupExprs.size());
+        for (int k = 0; k < groupExprs.size(); k++) {
+            Field field = states.getFields().get(k);
+            keys.add(new ColumnExpr(k, field.getName(), field.getType(), field.isNullable()));
+        }
+        for (int a = 0; a < accumulators.length; a++) {
+            accumulators[a].clear();
+            accumulators[a] = Accumulators.create(aggregates.get(a), AggregateMode.FINAL, context.allocator());
+        }
+        groupExprs = keys;
+        stateColumns = stateColumns(keys.size(), aggregates);
+        seedFlag = null;
+        mode = AggregateMode.FINAL;
     }
 
     private long bytesFor(int groups) {
@@ -364,8 +534,12 @@ final class AggregateStream implements BatchStream {
         long size = reservation.size();
         if (held <= size) {
             reservation.shrink(size - held);
+        } else if (spiller != null) {
+            if (!reservation.tryGrow(held - size)) {
+                spillGroups();
+            }
         } else if (mode != AggregateMode.PARTIAL) {
-            reservation.grow(held - size);
+            grow(held - size);
         } else if (!reservation.tryGrow(held - size) && table != null) {
             flushAfterBatch = true;
         }
@@ -389,7 +563,9 @@ final class AggregateStream implements BatchStream {
     private void finishEmitting() {
         flushAfterBatch = false;
         rowsSinceFlush = 0;
-        if (inputDone) {
+        if (inputDone && spiller != null && spiller.hasPending()) {
+            nextPartition();
+        } else if (inputDone) {
             release();
             state = State.DONE;
         } else {
@@ -400,6 +576,11 @@ final class AggregateStream implements BatchStream {
 
     private VectorSchemaRoot emitBatch() {
         int count = Math.min(context.batchSize(), emitEnd - emitPosition);
+        if (mode == AggregateMode.PARTIAL) {
+            VectorSchemaRoot states = stateBatch(schema, emitPosition, count);
+            emitPosition += count;
+            return states;
+        }
         List<Field> fields = schema.getFields();
         List<FieldVector> vectors = new ArrayList<>(fields.size());
         try {
@@ -408,14 +589,8 @@ final class AggregateStream implements BatchStream {
                 table.output(fields.subList(0, groupExprs.size()), emitPosition, count, context.allocator(), vectors);
                 field = groupExprs.size();
             }
-            for (int a = 0; a < accumulators.length; a++) {
-                if (mode == AggregateMode.PARTIAL) {
-                    int states = aggregates.get(a).stateFields().size();
-                    accumulators[a].state(fields.subList(field, field + states), emitPosition, count, context.allocator(), vectors);
-                    field += states;
-                } else {
-                    vectors.add(accumulators[a].evaluate(fields.get(field++), emitPosition, count, context.allocator()));
-                }
+            for (Accumulator accumulator : accumulators) {
+                vectors.add(accumulator.evaluate(fields.get(field++), emitPosition, count, context.allocator()));
             }
         } catch (RuntimeException e) {
             vectors.forEach(FieldVector::close);
@@ -423,6 +598,32 @@ final class AggregateStream implements BatchStream {
         }
         emitPosition += count;
         return Batches.of(schema, vectors, count);
+    }
+
+    /**
+     * The keys and partial states of groups {@code [from, from + count)} as a batch of
+     * {@code target} (the fields of {@link HashAggregateExec#stateSchema()}): what PARTIAL emits
+     * and what a spilling aggregate writes.
+     */
+    private VectorSchemaRoot stateBatch(Schema target, int from, int count) {
+        List<Field> fields = target.getFields();
+        List<FieldVector> vectors = new ArrayList<>(fields.size());
+        try {
+            int field = 0;
+            if (table != null) {
+                table.output(fields.subList(0, groupExprs.size()), from, count, context.allocator(), vectors);
+                field = groupExprs.size();
+            }
+            for (int a = 0; a < accumulators.length; a++) {
+                int states = aggregates.get(a).stateFields().size();
+                accumulators[a].state(fields.subList(field, field + states), from, count, context.allocator(), vectors);
+                field += states;
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return Batches.of(target, vectors, count);
     }
 
     private void dropGroups() {
@@ -465,8 +666,14 @@ final class AggregateStream implements BatchStream {
             }
             input.close();
         } finally {
-            release();
-            reservation.close();
+            try {
+                if (spiller != null) {
+                    spiller.close();
+                }
+            } finally {
+                release();
+                reservation.close();
+            }
         }
     }
 }

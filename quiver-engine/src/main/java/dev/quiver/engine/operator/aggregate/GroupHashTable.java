@@ -44,6 +44,11 @@ final class GroupHashTable {
         return groupCount;
     }
 
+    /** The full hash of group {@code group}'s key (seeded unlike the partition hash): what a spilling aggregate partitions groups by. */
+    long groupHash(int group) {
+        return groupHashes[group];
+    }
+
     KeyColumn column(int index) {
         return columns[index];
     }

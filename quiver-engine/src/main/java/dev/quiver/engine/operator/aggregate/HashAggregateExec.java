@@ -36,8 +36,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Execution: each partition builds its own hash table of groups and
  * accumulators from its whole input, then emits the groups in batches of at most the task's
  * batch size, in order of first appearance. Memory is reserved in a reservation named
- * {@code HashAggregateExec[mode=..., partition=...]}; FINAL and SINGLE fail with
- * {@link dev.quiver.engine.error.ResourcesExhaustedException} when it cannot grow, PARTIAL emits
+ * {@code HashAggregateExec[mode=..., partition=...]}; FINAL and SINGLE with GROUP BY spill
+ * partial states of their groups to disk when it cannot grow ({@code spill_enabled}; not with an
+ * aggregate that has no partial state, such as DISTINCT or a percentile) and otherwise fail with
+ * {@link dev.quiver.engine.error.ResourcesExhaustedException}; PARTIAL emits
  * what it holds and starts over instead, and switches to aggregating each batch on its own once it
  * has seen 100,000 rows form more than half as many groups.
  *
@@ -57,6 +59,7 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
     private final ExecutionPlan input;
     private final Optional<PhysicalExpr> seedFlag;
     private final Schema schema;
+    private final Optional<Schema> stateSchema;
 
     public HashAggregateExec(AggregateMode mode, List<PhysicalExpr> groupExprs, List<String> groupNames,
             List<AggregateExpr> aggregates, ExecutionPlan input) {
@@ -91,18 +94,33 @@ public final class HashAggregateExec extends AbstractExecutionPlan {
                         + " input columns (group keys, then partial states) but its input has " + actual + ": " + input.schema());
             }
         }
-        List<Field> fields = new ArrayList<>();
+        List<Field> keys = new ArrayList<>();
         for (int i = 0; i < groupExprs.size(); i++) {
-            fields.add(QuiverTypes.field(groupNames.get(i), groupExprs.get(i).type(), groupExprs.get(i).nullable()));
+            keys.add(QuiverTypes.field(groupNames.get(i), groupExprs.get(i).type(), groupExprs.get(i).nullable()));
         }
-        for (AggregateExpr aggregate : aggregates) {
-            if (mode == AggregateMode.PARTIAL) {
-                fields.addAll(aggregate.stateFields());
-            } else {
-                fields.add(aggregate.outputField());
-            }
+        this.stateSchema = aggregates.stream().allMatch(AggregateExpr::decomposable) ? Optional.of(stateSchema(keys, aggregates)) : Optional.empty();
+        if (mode == AggregateMode.PARTIAL) {
+            this.schema = stateSchema.orElseThrow();
+        } else {
+            List<Field> fields = new ArrayList<>(keys);
+            aggregates.forEach(aggregate -> fields.add(aggregate.outputField()));
+            this.schema = new Schema(fields);
         }
-        this.schema = new Schema(fields);
+    }
+
+    private static Schema stateSchema(List<Field> keys, List<AggregateExpr> aggregates) {
+        List<Field> fields = new ArrayList<>(keys);
+        aggregates.forEach(aggregate -> fields.addAll(aggregate.stateFields()));
+        return new Schema(fields);
+    }
+
+    /**
+     * The rows of partial states: the group keys, then each aggregate's state columns; what
+     * PARTIAL emits, FINAL reads and a spilling FINAL or SINGLE aggregate writes to disk. Empty
+     * when an aggregate has no partial state.
+     */
+    Optional<Schema> stateSchema() {
+        return stateSchema;
     }
 
     public AggregateMode mode() {
