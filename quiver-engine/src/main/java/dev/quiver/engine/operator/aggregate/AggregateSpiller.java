@@ -25,9 +25,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * level wait at once).
  *
  * <p>Counters, named as {@link SortExec}'s: {@code spill_count} (times the table was written
- * out), {@code spilled_rows} (group-state rows written), {@code spilled_bytes}.
+ * out), {@code spilled_rows} (group-state rows written), {@code spilled_bytes}; and
+ * {@code spill_levels}, the levels that spilled (above 1 when a spilled partition did not fit).
  */
 final class AggregateSpiller implements AutoCloseable {
+    static final String SPILL_LEVELS = "spill_levels";
     /** Writes the states of groups {@code [from, from + count)} as a new batch the caller closes. */
     @FunctionalInterface
     interface StateBatches {
@@ -43,6 +45,7 @@ final class AggregateSpiller implements AutoCloseable {
     private final Deque<Pending> pending = new ArrayDeque<>();
     private SpillPartitions level;
     private int depth;
+    private int levelsCounted;
     private BatchStream reading;
 
     /** @param schema the partial-state rows' schema: the group keys, then every aggregate's state columns */
@@ -96,6 +99,10 @@ final class AggregateSpiller implements AutoCloseable {
         metrics.addCounter(SortExec.SPILL_COUNT, 1);
         metrics.addCounter(SortExec.SPILLED_BYTES, bytes);
         metrics.addCounter(SortExec.SPILLED_ROWS, groups);
+        if (depth + 1 > levelsCounted) {
+            metrics.addCounter(SPILL_LEVELS, depth + 1 - levelsCounted);
+            levelsCounted = depth + 1;
+        }
     }
 
     /** Ends the level being built, which spilled: its partitions are merged next, before any partition waiting already. */

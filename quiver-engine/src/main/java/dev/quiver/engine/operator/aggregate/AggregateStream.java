@@ -1,15 +1,10 @@
 package dev.quiver.engine.operator.aggregate;
 
-import dev.quiver.engine.batch.Batches;
 import dev.quiver.engine.batch.Take;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
-import dev.quiver.engine.config.EngineSettings;
-import dev.quiver.engine.error.ResourcesExhaustedException;
-import dev.quiver.engine.memory.MemoryPool;
-import dev.quiver.engine.memory.MemoryReservation;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -78,13 +73,13 @@ final class AggregateStream implements BatchStream {
     private final BatchStream input;
     private final TaskContext context;
     private final PartitionMetrics metrics;
-    private final MemoryReservation reservation;
+    private final AggregateMemory reservation;
+    private final GroupOutput output;
     private final GroupHashTable table;
     private final Accumulator[] accumulators;
     private int[][] stateColumns;
-    /** Null when this partition does not spill; {@link #noSpillReason} then says why, for the error when memory runs out. */
+    /** Null when this partition does not spill. */
     private final AggregateSpiller spiller;
-    private final String noSpillReason;
     /** What READING reads: the operator's input, then the spilled partition being merged. */
     private BatchStream current;
     /** Without GROUP BY: for a string MIN, the MAX of the same argument computed in the same pass (-1: none). */
@@ -120,14 +115,9 @@ final class AggregateStream implements BatchStream {
         this.stateColumns = mode == AggregateMode.FINAL ? stateColumns(groupExprs.size(), aggregates) : new int[aggregates.size()][];
         this.pairedMax = table == null && mode != AggregateMode.FINAL ? StringMinMaxAccumulator.pairs(aggregates, accumulators) : null;
         String consumer = "HashAggregateExec[mode=" + mode + ", partition=" + partition + "]";
-        this.noSpillReason = noSpillReason(plan, context);
-        if (noSpillReason == null) {
-            this.spiller = new AggregateSpiller(context, consumer, plan.stateSchema().orElseThrow(), metrics);
-            this.reservation = context.memoryPool().newSpillableReservation(consumer);
-        } else {
-            this.spiller = null;
-            this.reservation = context.memoryPool().newReservation(consumer);
-        }
+        this.reservation = new AggregateMemory(plan, consumer, context);
+        this.spiller = reservation.spills() ? new AggregateSpiller(context, consumer, plan.stateSchema().orElseThrow(), metrics) : null;
+        this.output = new GroupOutput(table, accumulators, aggregates, groupExprs.size(), context.allocator());
         if (table == null) {
             for (Accumulator accumulator : accumulators) {
                 accumulator.ensureCapacity(1);
@@ -146,29 +136,6 @@ final class AggregateStream implements BatchStream {
             }
         }
         return columns;
-    }
-
-    /**
-     * Why this partition may not spill (the detail of its error when the pool refuses it), or null
-     * when it spills: FINAL and SINGLE aggregates with GROUP BY spill their groups' partial states,
-     * so every aggregate must have one. PARTIAL never needs to: it emits what it holds early.
-     */
-    private static String noSpillReason(HashAggregateExec plan, TaskContext context) {
-        if (plan.mode() == AggregateMode.PARTIAL) {
-            return "";
-        }
-        if (plan.groupExprs().isEmpty()) {
-            return "; an aggregate without GROUP BY does not spill";
-        }
-        List<String> holistic = plan.aggregates().stream().filter(a -> !a.decomposable()).map(AggregateExpr::display).toList();
-        if (!holistic.isEmpty()) {
-            return "; spilling is not supported for " + String.join(", ", holistic)
-                    + " (DISTINCT and holistic aggregates have no partial state to spill); raise memory_limit";
-        }
-        if (!context.setting(EngineSettings.SPILL_ENABLED)) {
-            return "; spilling is disabled (spill_enabled = false)";
-        }
-        return null;
     }
 
     @Override
@@ -216,6 +183,8 @@ final class AggregateStream implements BatchStream {
                     finishEmitting();
                     break;
                 case READING:
+                    // a partition draining its input (or its spill files) in one call must still see a cancel
+                    context.checkCancelled();
                     VectorSchemaRoot batch = pendingInput != null ? pendingInput : current.next();
                     pendingInput = null;
                     if (batch == null) {
@@ -406,8 +375,9 @@ final class AggregateStream implements BatchStream {
     private boolean reserveFor(int rows) {
         if (spiller != null) {
             if (!tryReserveFor(rows) && (table.groupCount() == 0 || !spillGroupsAndRetry(rows))) {
-                throw cannotHelp(bytesFor(table.groupCount() + rows) - reservation.size(), "one input batch of " + rows
-                        + " rows does not fit in what this aggregate may hold (its share of the pool); lower batch_size or raise memory_limit");
+                throw reservation.cannotHelp(bytesFor(table.groupCount() + rows) - reservation.size(), "one input batch of " + rows
+                        + " rows does not fit in what this aggregate may hold (its share of the pool) even with its table empty;"
+                        + " lower batch_size or raise memory_limit");
             }
             return true;
         }
@@ -418,7 +388,7 @@ final class AggregateStream implements BatchStream {
         if (mode == AggregateMode.PARTIAL) {
             return reservation.tryGrow(delta) || table == null;
         }
-        grow(delta);
+        reservation.grow(delta);
         return true;
     }
 
@@ -431,20 +401,6 @@ final class AggregateStream implements BatchStream {
         return tryReserveFor(rows);
     }
 
-    /** Grows the reservation of an aggregate that does not spill, failing with why it does not. */
-    private void grow(long bytes) {
-        try {
-            reservation.grow(bytes);
-        } catch (ResourcesExhaustedException e) {
-            throw new ResourcesExhaustedException(e.consumer(), e.requestedBytes(), e.poolUsedBytes(), e.poolLimitBytes(), noSpillReason);
-        }
-    }
-
-    private ResourcesExhaustedException cannotHelp(long requested, String why) {
-        MemoryPool pool = context.memoryPool();
-        return new ResourcesExhaustedException(reservation.consumer(), requested, pool.used(), pool.limit(), "; spilling cannot help: " + why);
-    }
-
     /**
      * Writes every group held to the level's spill files as partial-state rows and empties the
      * table. A table of the last level fails instead: its groups are those of one partition
@@ -454,11 +410,11 @@ final class AggregateStream implements BatchStream {
     private void spillGroups() {
         if (!spiller.canSpill()) {
             int groups = table.groupCount();
-            throw cannotHelp(Math.max(0, heldBytes() - reservation.size()), (groups == 1 ? "the state of a single group"
-                    : "the " + groups + " groups of one spill partition, re-partitioned " + SpillPartitions.MAX_DEPTH + " times,")
-                    + " still do not fit in what this aggregate may hold (its share of the pool); raise memory_limit");
+            throw reservation.cannotHelp(heldBytes() - reservation.size(), (groups == 1 ? "the state of a single group still does not fit"
+                    : "the " + groups + " groups of one spill partition, re-partitioned " + SpillPartitions.MAX_DEPTH + " times, still do not fit")
+                    + " in what this aggregate may hold (its share of the pool); raise memory_limit");
         }
-        spiller.spill(table.groupCount(), (from, count) -> stateBatch(spiller.schema(), from, count), table::groupHash);
+        spiller.spill(table.groupCount(), (from, count) -> output.states(spiller.schema(), from, count), table::groupHash);
         dropGroups();
     }
 
@@ -539,7 +495,7 @@ final class AggregateStream implements BatchStream {
                 spillGroups();
             }
         } else if (mode != AggregateMode.PARTIAL) {
-            grow(held - size);
+            reservation.grow(held - size);
         } else if (!reservation.tryGrow(held - size) && table != null) {
             flushAfterBatch = true;
         }
@@ -576,54 +532,9 @@ final class AggregateStream implements BatchStream {
 
     private VectorSchemaRoot emitBatch() {
         int count = Math.min(context.batchSize(), emitEnd - emitPosition);
-        if (mode == AggregateMode.PARTIAL) {
-            VectorSchemaRoot states = stateBatch(schema, emitPosition, count);
-            emitPosition += count;
-            return states;
-        }
-        List<Field> fields = schema.getFields();
-        List<FieldVector> vectors = new ArrayList<>(fields.size());
-        try {
-            int field = 0;
-            if (table != null) {
-                table.output(fields.subList(0, groupExprs.size()), emitPosition, count, context.allocator(), vectors);
-                field = groupExprs.size();
-            }
-            for (Accumulator accumulator : accumulators) {
-                vectors.add(accumulator.evaluate(fields.get(field++), emitPosition, count, context.allocator()));
-            }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
+        VectorSchemaRoot batch = mode == AggregateMode.PARTIAL ? output.states(schema, emitPosition, count) : output.values(schema, emitPosition, count);
         emitPosition += count;
-        return Batches.of(schema, vectors, count);
-    }
-
-    /**
-     * The keys and partial states of groups {@code [from, from + count)} as a batch of
-     * {@code target} (the fields of {@link HashAggregateExec#stateSchema()}): what PARTIAL emits
-     * and what a spilling aggregate writes.
-     */
-    private VectorSchemaRoot stateBatch(Schema target, int from, int count) {
-        List<Field> fields = target.getFields();
-        List<FieldVector> vectors = new ArrayList<>(fields.size());
-        try {
-            int field = 0;
-            if (table != null) {
-                table.output(fields.subList(0, groupExprs.size()), from, count, context.allocator(), vectors);
-                field = groupExprs.size();
-            }
-            for (int a = 0; a < accumulators.length; a++) {
-                int states = aggregates.get(a).stateFields().size();
-                accumulators[a].state(fields.subList(field, field + states), from, count, context.allocator(), vectors);
-                field += states;
-            }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
-        return Batches.of(target, vectors, count);
+        return batch;
     }
 
     private void dropGroups() {
