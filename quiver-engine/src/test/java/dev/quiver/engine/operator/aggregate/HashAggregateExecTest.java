@@ -16,6 +16,7 @@ import static dev.quiver.engine.operator.aggregate.AggregateTesting.single;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
@@ -375,15 +376,22 @@ class HashAggregateExecTest {
         return result;
     }
 
+    /** Without spilling (HashAggregateSpillTest covers it): FINAL and SINGLE fail when the pool refuses them. */
+    private static ExecutionConfig withoutSpilling(int batchSize, int targetPartitions) {
+        return new ExecutionConfig(EngineSettings.REGISTRY.defaults().with(EngineSettings.BATCH_SIZE, batchSize)
+                .with(EngineSettings.TARGET_PARTITIONS, targetPartitions).with(EngineSettings.SPILL_ENABLED, false));
+    }
+
     @Test
     void singleOverTheMemoryLimitFailsNamingTheOperatorAndReleasesEverything() {
         MemoryPool pool = new MemoryPool(64 * 1024);
-        try (TestingContext tc = new TestingContext(pool, new ExecutionConfig(1024, 2))) {
+        try (TestingContext tc = new TestingContext(pool, withoutSpilling(1024, 2))) {
             HashAggregateExec plan = single(new MemoryScanExec(intSchema(), List.of(manyGroups(20_000, 20_000))), List.of("k"),
                     List.of(countStar(), agg(SUM, col(intSchema(), "v"), "sum_v", QuiverTypes.INT64)));
             assertThatThrownBy(() -> tc.rows(plan))
                     .isInstanceOf(ResourcesExhaustedException.class)
-                    .hasMessageContaining("HashAggregateExec[mode=SINGLE, partition=0]");
+                    .hasMessageContaining("HashAggregateExec[mode=SINGLE, partition=0]")
+                    .hasMessageContaining("spilling is disabled (spill_enabled = false)");
             assertThat(pool.used()).isZero();
         }
     }
@@ -396,7 +404,7 @@ class HashAggregateExecTest {
         HashAggregateExec partial = partial(MemoryScanExec.split(intSchema(), rows, 2), List.of("k"), aggregates);
         List<List<Object>> states;
         MemoryPool tiny = new MemoryPool(16 * 1024);
-        try (TestingContext tc = new TestingContext(tiny, new ExecutionConfig(1024, 2))) {
+        try (TestingContext tc = new TestingContext(tiny, withoutSpilling(1024, 2))) {
             states = allRows(partial, tc.context());
             tc.reset();
             assertThat(tiny.used()).isZero();
@@ -404,7 +412,8 @@ class HashAggregateExecTest {
             assertThat(states.size()).isGreaterThan(10_000);
             assertThatThrownBy(() -> tc.rows(finalOver(partial, states)))
                     .isInstanceOf(ResourcesExhaustedException.class)
-                    .hasMessageContaining("HashAggregateExec[mode=FINAL, partition=0]");
+                    .hasMessageContaining("HashAggregateExec[mode=FINAL, partition=0]")
+                    .hasMessageContaining("spilling is disabled (spill_enabled = false)");
             assertThat(tiny.used()).isZero();
         }
         List<List<Object>> want = new ArrayList<>();

@@ -188,9 +188,9 @@ class HashAggregateSpillTest {
     void aSpilledPartitionThatDoesNotFitIsRepartitioned() throws IOException {
         States states = new States(List.of("k_long", "k_str"));
         InMemory oracle = inMemory(states.twoPartitionFinal());
-        // each spill partition of the first level holds 1/16 of the groups: more than this share
-        MemoryPool pool = new MemoryPool(oracle.peak() / 48);
-        try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true).with(EngineSettings.BATCH_SIZE, 64)))) {
+        // each spill partition of the first level holds 1/16 of a partition's groups: more than its share of this pool
+        MemoryPool pool = new MemoryPool(oracle.peak() / 32);
+        try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true).with(EngineSettings.BATCH_SIZE, 128)))) {
             HashAggregateExec spilling = states.twoPartitionFinal();
             assertThat(sorted(testing.rows(spilling))).isEqualTo(oracle.rows());
             assertThat(spilling.metrics().partition(0).counters().get(AggregateSpiller.SPILL_LEVELS)).isGreaterThan(1L);
