@@ -16,16 +16,19 @@ import org.junit.jupiter.api.Test;
 class SessionLimitsTest {
     private static final int ROWS = 20_000;
 
+    /** Without spilling (GroupBySpillTest covers it), a GROUP BY over the limit fails. */
     @Test
     void groupByOverTheMemoryLimitFailsAndTheSessionRecovers() {
         try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).batchSize(1024).build()) {
             session.executeScript("SET memory_limit = '64KiB'");
+            session.executeScript("SET spill_enabled = false");
             assertThatThrownBy(() -> session.executeScript("select k, count(*), max(s) from big group by k"))
                     .isInstanceOfSatisfying(ResourcesExhaustedException.class, e -> {
                         assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
                         assertThat(e.consumer()).contains("HashAggregateExec");
                     })
-                    .hasMessageContaining("HashAggregateExec");
+                    .hasMessageContaining("HashAggregateExec")
+                    .hasMessageContaining("spilling is disabled (spill_enabled = false)");
             assertThat(session.memoryPool().used()).isZero();
 
             QueryResult small = session.executeScript("select count(*) from big");

@@ -11,6 +11,7 @@ import dev.quiver.distributed.protocol.TaskState;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.LocalCluster;
 import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.execution.BatchStream;
@@ -107,12 +108,15 @@ class DistributedFaultTest {
         }
     }
 
-    /** Each local worker has its own pool: a final aggregate that outgrows it fails the query with the worker's error, naming worker and stage. */
+    /**
+     * Each local worker has its own pool: a final aggregate that outgrows it fails the query with the
+     * worker's error, naming worker and stage (spilling disabled: spilling would let it complete).
+     */
     @Test
     void aWorkersMemoryLimitStopsATaskThatOutgrowsIt() {
         try (TpchCatalog catalog = TpchCatalog.cached(0.01, 256L << 20);
                 QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).localWorkers(2, 64L << 10)
-                        .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).build()) {
+                        .set(DistributedSettings.BYTES_PER_PARTITION_FOR_SCANS, 1024L).set(EngineSettings.SPILL_ENABLED, false).build()) {
             LocalCluster cluster = session.localCluster().orElseThrow();
             assertThat(cluster.workers()).allSatisfy(worker -> assertThat(worker.memoryPool().limit()).isEqualTo(64L << 10));
             QueryHandle handle = session.execute("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey");

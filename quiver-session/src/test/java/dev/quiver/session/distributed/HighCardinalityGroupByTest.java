@@ -12,8 +12,10 @@ import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QuerySession;
@@ -30,7 +32,9 @@ import org.junit.jupiter.api.TestInstance;
  * lineitem keys on 8 local workers of 32 MiB each (24 MiB under AQE). The advisory task count
  * (static: the scan's 1 task; AQE: 2 tasks) puts too many groups in a task, which exceeds its worker's memory; the
  * {@link AggregateMemorySizingHandler} requires enough consumer tasks and the query completes, with
- * the single-node result; its per-task estimate is within 2× of the measured peak.
+ * the single-node result; its per-task estimate is within 2× of the measured peak. The advisory
+ * runs have spilling disabled ({@code spill_enabled = false}), which is what makes them fail; with
+ * spilling the advisory count completes too, its FINAL aggregates spilling.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HighCardinalityGroupByTest {
@@ -68,10 +72,25 @@ class HighCardinalityGroupByTest {
     /** Statically the advisory count is the scan's: 1 task here. */
     @Test
     void advisoryRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes() {
-        try (QuerySession advisory = session(false, false, WORKER_LIMIT, STATIC_PARTITIONS)) {
+        try (QuerySession advisory = session(false, false, WORKER_LIMIT, STATIC_PARTITIONS).set(EngineSettings.SPILL_ENABLED, false).build()) {
             assertRunsOutOfMemory(advisory);
         }
         assertTheExactCountCompletes(false, STATIC_PARTITIONS, WORKER_LIMIT);
+    }
+
+    /** With spilling (the default) the advisory count's FINAL aggregates spill to their workers' disks and the query completes. */
+    @Test
+    void advisoryWithSpillingCompletesBySpilling() {
+        try (QuerySession advisory = session(false, false, WORKER_LIMIT, STATIC_PARTITIONS).build()) {
+            DistributedRun run = DistributedRun.query(advisory, QUERY);
+            assertThat(run.result().rows()).isEqualTo(expected);
+            DistributedRun.assertSucceeded(run.finalPlan());
+            long spills = run.finalPlan().taskReports().stream().flatMap(report -> report.metrics().stream())
+                    .filter(node -> node.name().equals("HashAggregateExec"))
+                    .mapToLong(node -> node.counters().getOrDefault(SortExec.SPILL_COUNT, 0L)).sum();
+            assertThat(spills).as("times the aggregates spilled").isPositive();
+            assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
+        }
     }
 
     /**
@@ -83,7 +102,7 @@ class HighCardinalityGroupByTest {
     void advisoryAqeRunsOutOfMemoryAndTheExactCountFromTheHandlerCompletes() {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         try (QuerySession advisory = QuerySession.builder().catalog(catalog).targetPartitions(ADAPTIVE_PARTITIONS)
-                .localWorkers(WORKERS, ADAPTIVE_WORKER_LIMIT)
+                .localWorkers(WORKERS, ADAPTIVE_WORKER_LIMIT).set(EngineSettings.SPILL_ENABLED, false)
                 .set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add).build()) {
             assertRunsOutOfMemory(advisory);
         }
@@ -109,7 +128,7 @@ class HighCardinalityGroupByTest {
 
     private void assertTheExactCountCompletes(boolean adaptive, int partitions, long workerLimit) {
         sizings.clear();
-        try (QuerySession exact = session(adaptive, true, workerLimit, partitions)) {
+        try (QuerySession exact = session(adaptive, true, workerLimit, partitions).build()) {
             DistributedRun run = DistributedRun.query(exact, QUERY);
             assertThat(run.result().rows()).isEqualTo(expected);
             DistributedRun.assertSucceeded(run.finalPlan());
@@ -133,8 +152,8 @@ class HighCardinalityGroupByTest {
     @Test
     void twoWorkerMemoryLimitsGiveTwoConsumerCounts() {
         sizings.clear();
-        try (QuerySession small = session(false, true, WORKER_LIMIT, STATIC_PARTITIONS);
-                QuerySession large = session(false, true, 4 * WORKER_LIMIT, STATIC_PARTITIONS)) {
+        try (QuerySession small = session(false, true, WORKER_LIMIT, STATIC_PARTITIONS).build();
+                QuerySession large = session(false, true, 4 * WORKER_LIMIT, STATIC_PARTITIONS).build()) {
             small.executeScript("EXPLAIN " + QUERY);
             int smallTasks = sizings.get(sizings.size() - 1).consumerTasks();
             large.executeScript("EXPLAIN " + QUERY);
@@ -145,13 +164,13 @@ class HighCardinalityGroupByTest {
         }
     }
 
-    private QuerySession session(boolean adaptive, boolean handler, long workerLimit, int partitions) {
+    private QuerySession.Builder session(boolean adaptive, boolean handler, long workerLimit, int partitions) {
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(partitions).localWorkers(WORKERS, workerLimit)
                 .set(DistributedSettings.DYNAMIC_TASK_COUNT, adaptive);
         if (handler) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }
-        return builder.build();
+        return builder;
     }
 
     private static Stage aggregateStage(FinalPlan done) {

@@ -11,6 +11,7 @@ import dev.quiver.distributed.plan.Stage;
 import dev.quiver.distributed.plan.TaskCountHint;
 import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.source.tpch.TpchCatalog;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The reference handler on the GROUP BYs it used to size wrong (issue 12 item 6), at TPC-H SF 0.2 on
  * 8 local workers of 24 MiB each under AQE (as the demo runs): a SINGLE-mode
  * {@code COUNT(DISTINCT x) ... GROUP BY k}, which it ignored, and a 100-byte string key, which it
- * counted as 16 bytes. AQE's advisory count runs out of memory; the handler's exact count completes
+ * counted as 16 bytes. AQE's advisory count runs out of memory (spilling disabled, with which the
+ * string-key GROUP BY would complete); the handler's exact count completes
  * with the single-node result, and its estimate of each consumer task's aggregate state is within
  * 1.5× of the state the task measured.
  */
@@ -102,6 +104,9 @@ class ReferenceHandlerSizingTest {
                 .set(DistributedSettings.DYNAMIC_TASK_COUNT, true);
         if (handler) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
+        } else {
+            // the advisory count must run out of memory, not spill
+            builder.set(EngineSettings.SPILL_ENABLED, false);
         }
         return builder.build();
     }
