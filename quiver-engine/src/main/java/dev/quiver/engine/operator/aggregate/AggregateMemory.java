@@ -15,6 +15,10 @@ import java.util.List;
  * ({@code spill_enabled}): theirs is a spillable reservation, asked with {@link #tryGrow}. The
  * others {@link #grow} it and fail saying why they did not spill; PARTIAL never needs to (it emits
  * what it holds early).
+ *
+ * <p>PARTIAL's reservation is spillable too, though it writes nothing to disk: refused, it emits
+ * early, and being held to its fair share keeps it from taking the memory a spilling FINAL
+ * aggregate of the same query needs for one batch (which would fail it, its table being empty).
  */
 final class AggregateMemory implements AutoCloseable {
     private final MemoryPool pool;
@@ -27,7 +31,8 @@ final class AggregateMemory implements AutoCloseable {
         requireNonNull(consumer, "consumer is null");
         this.pool = context.memoryPool();
         this.noSpillReason = noSpillReason(plan, context);
-        this.reservation = noSpillReason == null ? pool.newSpillableReservation(consumer) : pool.newReservation(consumer);
+        boolean spillable = noSpillReason == null || plan.mode() == AggregateMode.PARTIAL;
+        this.reservation = spillable ? pool.newSpillableReservation(consumer) : pool.newReservation(consumer);
     }
 
     private static String noSpillReason(HashAggregateExec plan, TaskContext context) {
