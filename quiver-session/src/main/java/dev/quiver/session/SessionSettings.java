@@ -27,7 +27,7 @@ public final class SessionSettings {
 
     public static final Setting<Long> MEMORY_LIMIT = DECLARED.add(Setting.of("memory_limit", SettingTypes.SIZE_OR_UNLIMITED, Long.MAX_VALUE,
             SettingCheck.atLeast(1), "the session's memory pool: what hash tables, join build sides, sort buffers and accumulators may hold together. "
-                    + "A query that needs more fails with `EXCEEDED_MEMORY_LIMIT` naming the operator; a partial aggregate never fails, it emits early")
+                    + "An operator that needs more spills to disk if it can (spill_enabled) and otherwise fails the query with `EXCEEDED_MEMORY_LIMIT` naming it; a partial aggregate never fails, it emits early")
             .withDefaultDoc("unlimited in Java; 3GiB in the CLI"));
     public static final Setting<ExplainFormat> EXPLAIN_FORMAT = DECLARED.add(Setting.of("explain_format", SettingTypes.enumOf(ExplainFormat.class),
             ExplainFormat.TEXT, SettingCheck.any(), "how `EXPLAIN` shows a plan (single-node or distributed) when the statement names no format (`EXPLAIN (FORMAT DOT) ...`): indented text or Graphviz DOT"));

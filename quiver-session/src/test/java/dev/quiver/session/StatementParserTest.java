@@ -129,7 +129,7 @@ class StatementParserTest {
         assertThat(settings.with("batch_size", "100").get(EngineSettings.BATCH_SIZE)).isEqualTo(100);
         assertThatThrownBy(() -> settings.with("parallelism", "3"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION))
-                .hasMessageContaining("target_partitions, batch_size, division_by_zero, memory_limit, explain_format, hash_join_collect_left_max_rows");
+                .hasMessageContaining("target_partitions, batch_size, division_by_zero, spill_enabled, spill_directory, spill_compression, memory_limit, explain_format");
         assertThatThrownBy(() -> settings.with("batch_size", "lots"))
                 .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.INVALID_CONFIGURATION));
         assertThatThrownBy(() -> settings.with("target_partitions", "0"))

@@ -16,11 +16,12 @@ public final class EngineSettings {
             SettingTypes.enumOf(DivisionByZero.class), DivisionByZero.ERROR, SettingCheck.any(),
             "what x / 0, x % 0, mod(x, 0) and divide(x, 0) give: error (the query fails with DIVISION_BY_ZERO, as in PostgreSQL) or null"));
     public static final Setting<Boolean> SPILL_ENABLED = DECLARED.add(Setting.of("spill_enabled", SettingTypes.BOOLEAN, true,
-            SettingCheck.any(), "whether sorts, hash aggregates and hash joins write to disk when the memory pool refuses them more,"
-                    + " instead of failing with EXCEEDED_MEMORY_LIMIT"));
+            SettingCheck.any(), "whether an operator that can spill (docs/spilling.md lists them) writes to disk when the memory pool"
+                    + " refuses it more, instead of failing with EXCEEDED_MEMORY_LIMIT"));
     public static final Setting<String> SPILL_DIRECTORY = DECLARED.add(Setting.of("spill_directory", SettingTypes.STRING, "",
             SettingCheck.any(), "directory spill files are written to, in a subdirectory per query (per task on a worker) deleted when it ends;"
-                    + " empty means the temporary directory of the process running the operator (java.io.tmpdir)"));
+                    + " empty means the temporary directory of the process running the operator (java.io.tmpdir)")
+            .withDefaultDoc("empty: java.io.tmpdir"));
     public static final Setting<IpcCompression> SPILL_COMPRESSION = DECLARED.add(Setting.of("spill_compression",
             SettingTypes.enumOf(IpcCompression.class), IpcCompression.LZ4, SettingCheck.any(), "codec of the Arrow IPC spill files"));
 

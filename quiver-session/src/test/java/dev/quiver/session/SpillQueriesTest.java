@@ -1,0 +1,114 @@
+package dev.quiver.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.quiver.engine.batch.VectorValues;
+import dev.quiver.engine.config.EngineSettings;
+import dev.quiver.engine.execution.BatchStream;
+import dev.quiver.engine.execution.ExecutionPlan;
+import dev.quiver.engine.execution.PlanTree;
+import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.source.tpch.TpchCatalog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Queries larger than the memory pool complete by spilling: each runs once with an unlimited pool
+ * (the oracle, and the memory it needs) and once with a quarter of that, and must give the same
+ * rows in the same order, spill files while it runs, and leave no file and no reservation behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SpillQueriesTest {
+    private TpchCatalog catalog;
+
+    @TempDir
+    Path spillDirectory;
+
+    @BeforeAll
+    void generate() {
+        catalog = TpchCatalog.cached(0.1, 1L << 30);
+    }
+
+    @AfterAll
+    void close() {
+        catalog.close();
+    }
+
+    @Test
+    void orderByOfAllOfLineitemSpillsWithAQuarterOfTheMemory() throws IOException {
+        String sql = "select * from lineitem order by l_shipdate desc, l_orderkey, l_linenumber";
+        Digest inMemory;
+        long needed;
+        try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).build()) {
+            try (QueryHandle handle = session.execute(sql)) {
+                inMemory = Digest.of(handle);
+                assertThat(spills(handle.plan())).isZero();
+            }
+            needed = session.memoryPool().peak();
+        }
+        assertThat(inMemory.rows()).isEqualTo(600_572);
+        try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(2).memoryLimit(needed / 4)
+                .set(EngineSettings.SPILL_DIRECTORY, spillDirectory.toString()).build()) {
+            try (QueryHandle handle = session.execute(sql)) {
+                assertThat(Digest.of(handle)).isEqualTo(inMemory);
+                assertThat(spills(handle.plan())).isGreaterThanOrEqualTo(4);
+            }
+            assertThat(session.memoryPool().peak()).isLessThanOrEqualTo(needed / 4);
+            assertThat(session.memoryPool().used()).isZero();
+        }
+        try (Stream<Path> left = Files.walk(spillDirectory)) {
+            assertThat(left.filter(path -> !path.equals(spillDirectory)).toList()).isEmpty();
+        }
+    }
+
+    private static long spills(ExecutionPlan plan) {
+        return PlanTree.nodesOf(plan, SortExec.class).stream()
+                .mapToLong(sort -> sort.metrics().counters().getOrDefault(SortExec.SPILL_COUNT, 0L)).sum();
+    }
+
+    /** The row count, an order-sensitive hash of every value, and the first and last rows in full. */
+    private record Digest(long rows, long hash, List<List<Object>> first, List<List<Object>> last) {
+        private static final int KEPT = 50;
+
+        static Digest of(QueryHandle handle) {
+            long rows = 0;
+            long hash = 17;
+            List<List<Object>> first = new ArrayList<>();
+            List<List<Object>> last = new ArrayList<>();
+            BatchStream stream = handle.stream();
+            for (VectorSchemaRoot next = stream.next(); next != null; next = stream.next()) {
+                try (VectorSchemaRoot batch = next) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        List<Object> values = new ArrayList<>();
+                        for (FieldVector vector : batch.getFieldVectors()) {
+                            Object value = VectorValues.get(vector, row);
+                            values.add(value);
+                            hash = hash * 1_000_003 + Objects.hashCode(value);
+                        }
+                        rows++;
+                        if (first.size() < KEPT) {
+                            first.add(values);
+                        }
+                        last.add(values);
+                        if (last.size() > KEPT) {
+                            last.remove(0);
+                        }
+                    }
+                }
+            }
+            return new Digest(rows, hash, first, last);
+        }
+    }
+}
