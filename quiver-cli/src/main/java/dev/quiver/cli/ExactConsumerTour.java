@@ -9,6 +9,7 @@ import dev.quiver.distributed.protocol.OperatorMetricsSnapshot;
 import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.distributed.protocol.WorkerAddress;
 import dev.quiver.distributed.worker.WorkerServer;
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.ByteSize;
@@ -38,7 +39,8 @@ import java.util.concurrent.TimeoutException;
  * gets an exact task count sized from the groups and the workers' memory, and the query completes
  * with the single-node result. Should AQE's sample of the producer be cut short (a lower bound),
  * its advisory count only gets smaller, and the handler ignores lower-bound samples: the chapter
- * fails and completes the same way every time (docs/exact-consumer-tasks.md).
+ * fails and completes the same way every time (docs/exact-consumer-tasks.md). The distributed
+ * runs disable spilling: with it the advisory count would complete too, spilling its tables.
  */
 final class ExactConsumerTour {
     static final int WORKERS = 8;
@@ -83,7 +85,8 @@ final class ExactConsumerTour {
         out.printf(Locale.ROOT, "== Exact consumer tasks: a high-cardinality GROUP BY on %d workers of %s each (TPC-H SF %s lineitem)%n",
                 WORKERS, ByteSize.formatBytes(workerMemory), DemoCommand.formatScaleFactor(scaleFactor));
         out.println("   " + QUERY);
-        out.printf(Locale.ROOT, "   AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), %d partitions per task%n", PARTITIONS);
+        out.printf(Locale.ROOT, "   AQE on (distributed.dynamic_task_count=true, dynamic_bytes_per_partition=16 MiB), %d partitions per task;"
+                + " spill_enabled=false (with spilling the advisory count completes too)%n", PARTITIONS);
         out.flush();
         try (TpchCatalog catalog = TpchCatalog.cached(scaleFactor, CACHE_BYTES)) {
             long start = System.nanoTime();
@@ -171,7 +174,9 @@ final class ExactConsumerTour {
         List<QueryEvent> heard = new CopyOnWriteArrayList<>();
         List<AggregateSizing> sizings = new CopyOnWriteArrayList<>();
         QuerySession.Builder builder = QuerySession.builder().catalog(catalog).memoryLimit(memoryLimit).targetPartitions(PARTITIONS)
-                .localWorkers(WORKERS, workerMemory).set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add);
+                .localWorkers(WORKERS, workerMemory).set(DistributedSettings.DYNAMIC_TASK_COUNT, true).queryEventListener(heard::add)
+                // the chapter sizes the tasks so that their tables fit; spilling would hide the advisory count's failure
+                .set(EngineSettings.SPILL_ENABLED, false);
         if (exact) {
             builder.stageEventHandler(new AggregateMemorySizingHandler(AggregateMemorySizingHandler.DEFAULT_SAFETY_FACTOR, sizings::add));
         }
