@@ -42,7 +42,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Without spilling, FINAL and SINGLE fail with
  * {@link dev.quiver.engine.error.ResourcesExhaustedException} when the pool says no, saying why
  * they did not spill; so does a spilling partition when spilling cannot help (one input batch, or
- * one spill partition after the last level, does not fit). PARTIAL never fails: it emits what it holds and starts over, and once it sees that it
+ * one spill partition after the last level, does not fit).
+ *
+ * <p>PARTIAL never fails: it emits what it holds and starts over, and once it sees that it
  * reduces rows poorly it emits what it holds and from then on skips the hashing: each input batch
  * becomes a batch of state rows, one per input row (see {@link PassThrough}).
  */
@@ -397,7 +399,7 @@ final class AggregateStream implements BatchStream {
     }
 
     private boolean spillGroupsAndRetry(int rows) {
-        spillGroups();
+        spillGroups(bytesFor(table.groupCount() + rows) - reservation.size());
         return tryReserveFor(rows);
     }
 
@@ -406,11 +408,13 @@ final class AggregateStream implements BatchStream {
      * table. A table of the last level fails instead: its groups are those of one partition
      * re-partitioned {@link SpillPartitions#MAX_DEPTH} times, so some group's state alone is too
      * large, or the share of the pool too small for any useful table.
+     *
+     * @param refused the bytes the pool refused, for that error
      */
-    private void spillGroups() {
+    private void spillGroups(long refused) {
         if (!spiller.canSpill()) {
             int groups = table.groupCount();
-            throw reservation.cannotHelp(heldBytes() - reservation.size(), (groups == 1 ? "the state of a single group still does not fit"
+            throw reservation.cannotHelp(refused, (groups == 1 ? "the state of a single group still does not fit"
                     : "the " + groups + " groups of one spill partition, re-partitioned " + SpillPartitions.MAX_DEPTH + " times, still do not fit")
                     + " in what this aggregate may hold (its share of the pool); raise memory_limit");
         }
@@ -421,7 +425,7 @@ final class AggregateStream implements BatchStream {
     /** The input of a table that spilled has ended: spills what it holds too, then merges its first spilled partition. */
     private void finishSpilledLevel() {
         if (table.groupCount() > 0) {
-            spillGroups();
+            spillGroups(0); // this level spilled already, so it may spill again: nothing is refused here
         }
         spiller.finishLevel();
         nextPartition();
@@ -492,7 +496,7 @@ final class AggregateStream implements BatchStream {
             reservation.shrink(size - held);
         } else if (spiller != null) {
             if (!reservation.tryGrow(held - size)) {
-                spillGroups();
+                spillGroups(held - size);
             }
         } else if (mode != AggregateMode.PARTIAL) {
             reservation.grow(held - size);
