@@ -113,8 +113,10 @@ final class CachedPartitionStream implements BatchStream {
             }
             FieldVector target = source.getField().createVector(allocator);
             try {
-                // loading takes its own reference on each buffer (or a new all-valid validity buffer when there are no nulls)
-                target.loadFieldBuffers(new ArrowFieldNode(count, source.getNullCount()), shared);
+                // loading takes its own reference on each buffer (or a new all-valid validity buffer when
+                // there are no nulls); a NOT NULL column (every TPC-H column) has none without counting them
+                int nullCount = source.getField().isNullable() ? source.getNullCount() : 0;
+                target.loadFieldBuffers(new ArrowFieldNode(count, nullCount), shared);
                 return target;
             } catch (RuntimeException | Error e) {
                 target.close();
