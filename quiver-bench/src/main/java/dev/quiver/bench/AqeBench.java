@@ -66,7 +66,7 @@ public final class AqeBench {
     }
 
     private static Comparison compare(BenchOptions options, ClusterRuns runs, int query, EstimationAccuracy estimates) {
-        String text = TpchQueries.query(query);
+        String text = TpchQueries.query(query, options.scaleFactor());
         List<String> errors = new ArrayList<>();
         FinalPlan[] last = new FinalPlan[2];
         double staticMillis = TpchBenchmark.time(options, errors, "static", () -> {

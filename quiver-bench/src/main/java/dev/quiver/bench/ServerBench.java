@@ -63,7 +63,7 @@ public final class ServerBench {
                     options.localWorkers() == 0 ? "single-node" : options.localWorkers() + " local workers", options.clients(), loadBefore);
             double[] trips = roundTrips(url, options.roundTrips());
             out.printf(Locale.ROOT, "select 1 round trip: median %.2f ms, p90 %.2f ms (of %d, warm)%n", trips[0], trips[1], options.roundTrips());
-            warmUp(url);
+            warmUp(url, options.scaleFactor());
             long queries = throughput(url, options);
             double perMinute = queries / (options.duration().toMillis() / 60_000.0);
             String loadAfter = WindowBench.loadAverage();
@@ -102,13 +102,13 @@ public final class ServerBench {
     }
 
     /** Runs each query once (not measured): code paths compiled, tables generated into the cache. */
-    private static void warmUp(String url) throws SQLException {
+    private static void warmUp(String url, double scaleFactor) throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             for (int query : TpchQueries.NUMBERS) {
                 if (TpchQueries.isScript(query)) {
                     continue;
                 }
-                try (ResultSet rows = statement.executeQuery(TpchQueries.query(query))) {
+                try (ResultSet rows = statement.executeQuery(TpchQueries.query(query, scaleFactor))) {
                     while (rows.next()) {
                         rows.getObject(1);
                     }
@@ -130,7 +130,7 @@ public final class ServerBench {
                 running.add(clients.submit(() -> {
                     try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
                         for (int i = client; System.nanoTime() < deadline; i++) {
-                            try (ResultSet rows = statement.executeQuery(TpchQueries.query(queries.get(i % queries.size())))) {
+                            try (ResultSet rows = statement.executeQuery(TpchQueries.query(queries.get(i % queries.size()), options.scaleFactor()))) {
                                 while (rows.next()) {
                                     rows.getObject(1);
                                 }

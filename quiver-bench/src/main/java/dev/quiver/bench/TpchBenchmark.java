@@ -150,7 +150,7 @@ public final class TpchBenchmark {
                 timings.add(timing);
                 printTiming(out, timing, cluster != null, duckdb != null);
                 if (profiler.isPresent() && timing.quiverMillis().isPresent()) {
-                    String text = TpchQueries.query(query);
+                    String text = TpchQueries.query(query, options.scaleFactor());
                     QueryProfiler.Profile profile = profiler.get().profile("q" + query, () -> {
                         for (int i = 0; i < options.runs(); i++) {
                             runQuiver(session, query, text);
@@ -177,7 +177,7 @@ public final class TpchBenchmark {
     }
 
     private static QueryTiming measure(int query, BenchOptions options, QuerySession session, ClusterRuns cluster, DuckDbTpch duckdb) {
-        String text = TpchQueries.query(query);
+        String text = TpchQueries.query(query, options.scaleFactor());
         List<String> errors = new ArrayList<>();
         long[] quiverRows = {-1};
         OptionalDouble quiver = time(options, errors, "quiver", () -> quiverRows[0] = runQuiver(session, query, text));
@@ -289,7 +289,7 @@ public final class TpchBenchmark {
                 .sorted(Comparator.comparingDouble((QueryTiming t) -> millis.apply(t).getAsDouble()).reversed())
                 .limit(options.explainSlowest()).toList();
         for (QueryTiming timing : slowest) {
-            List<String> statements = DuckDbTpch.statements(TpchQueries.query(timing.query()));
+            List<String> statements = DuckDbTpch.statements(TpchQueries.query(timing.query(), options.scaleFactor()));
             try {
                 for (String statement : statements.subList(0, statements.size() - 1)) {
                     session.execute(statement).close();

@@ -14,7 +14,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * never reuses a batch it has handed out: sources that fill one reused root (Flight streams, IPC
  * readers) transfer the vectors into a fresh root first. A batch that several readers consume
  * (broadcast, sampler replay) is shared by reference count and each reader closes its own
- * reference.
+ * reference; so is the memory of a cached table's scan. Hence batches are read-only: an operator
+ * writes only into vectors it allocated, and passes input vectors on unchanged (by transfer or
+ * split) or not at all.
  *
  * <h2>Threads</h2>
  * One thread at a time calls {@link #next()}. It may block while an input is being produced on

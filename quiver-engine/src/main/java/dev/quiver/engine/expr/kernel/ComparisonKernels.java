@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -96,6 +97,9 @@ public final class ComparisonKernels {
         if (left.isConstant() && !right.isConstant() && scalar(flip(op), right, left, rows, bits)) {
             return;
         }
+        if (!left.isConstant() && !right.isConstant() && columns(op, left, right, rows, bits)) {
+            return;
+        }
         int sx = Numeric.scale(left.type());
         int sy = Numeric.scale(right.type());
         int common = Math.max(sx, sy);
@@ -142,14 +146,8 @@ public final class ComparisonKernels {
     /** {@code vector op constant} straight off the vector's buffer; false if this shape has no fast path. */
     private static boolean scalar(BinaryOperator op, Operand vectorSide, Operand constantSide, int rows, ArrowBuf bits) {
         FieldVector vector = vectorSide.vector();
-        int width;
-        if (vector instanceof IntVector || vector instanceof DateDayVector) {
-            width = 4;
-        } else if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
-            width = 8;
-        } else if (vector instanceof DecimalVector && Numeric.precision(vectorSide.type()) <= 18) {
-            width = 16;
-        } else {
+        int width = longWidth(vector, vectorSide.type());
+        if (width == 0 || vector.getDataBuffer().capacity() < (long) rows * width) {
             return false;
         }
         int vectorScale = Numeric.scale(vectorSide.type());
@@ -167,62 +165,118 @@ public final class ComparisonKernels {
             return false;
         }
         long c = constant.low();
-        ArrowBuf data = vector.getDataBuffer();
+        // every comparison with a constant is "inside [low, high]", or outside it for <>
+        long low = Long.MIN_VALUE;
+        long high = Long.MAX_VALUE;
         switch (op) {
-            case EQ -> {
-                for (int w = 0; w < Bitmaps.words(rows); w++) {
-                    long word = 0;
-                    int base = w << 6;
-                    int end = Math.min(rows, base + 64);
-                    for (int i = base; i < end; i++) {
-                        word |= (read(data, width, i) == c ? 1L : 0L) << (i - base);
-                    }
-                    Bitmaps.setWord(bits, w, word, rows);
-                }
+            case EQ, NOT_EQ -> {
+                low = c;
+                high = c;
             }
             case LT -> {
-                for (int w = 0; w < Bitmaps.words(rows); w++) {
-                    long word = 0;
-                    int base = w << 6;
-                    int end = Math.min(rows, base + 64);
-                    for (int i = base; i < end; i++) {
-                        word |= (read(data, width, i) < c ? 1L : 0L) << (i - base);
-                    }
-                    Bitmaps.setWord(bits, w, word, rows);
+                if (c == Long.MIN_VALUE) {
+                    return true; // nothing is below: every bit stays clear
                 }
+                high = c - 1;
             }
+            case LT_EQ -> high = c;
             case GT -> {
-                for (int w = 0; w < Bitmaps.words(rows); w++) {
-                    long word = 0;
-                    int base = w << 6;
-                    int end = Math.min(rows, base + 64);
-                    for (int i = base; i < end; i++) {
-                        word |= (read(data, width, i) > c ? 1L : 0L) << (i - base);
-                    }
-                    Bitmaps.setWord(bits, w, word, rows);
+                if (c == Long.MAX_VALUE) {
+                    return true;
                 }
+                low = c + 1;
             }
-            default -> {
-                for (int w = 0; w < Bitmaps.words(rows); w++) {
-                    long word = 0;
-                    int base = w << 6;
-                    int end = Math.min(rows, base + 64);
-                    for (int i = base; i < end; i++) {
-                        word |= (test(op, Long.compare(read(data, width, i), c)) ? 1L : 0L) << (i - base);
-                    }
-                    Bitmaps.setWord(bits, w, word, rows);
-                }
-            }
+            case GT_EQ -> low = c;
+            default -> throw new IllegalArgumentException("not a comparison: " + op);
         }
+        inRange(vector.getDataBuffer().memoryAddress(), width, low, high, op == BinaryOperator.NOT_EQ, rows, bits);
         return true;
     }
 
-    private static long read(ArrowBuf data, int width, int index) {
-        return switch (width) {
-            case 4 -> data.getInt((long) index * 4);
-            case 8 -> data.getLong((long) index * 8);
-            default -> data.getLong((long) index * 16);
-        };
+    /**
+     * Bytes per value when {@code vector} holds integers of at most 64 bits that this class reads
+     * directly (INTEGER, DATE, BIGINT, TIMESTAMP, and DECIMAL of at most 18 digits, whose 16-byte
+     * values are then their low word); 0 otherwise.
+     */
+    private static int longWidth(FieldVector vector, ArrowType type) {
+        if (vector instanceof IntVector || vector instanceof DateDayVector) {
+            return 4;
+        }
+        if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
+            return 8;
+        }
+        if (vector instanceof DecimalVector && Numeric.precision(type) <= 18) {
+            return 16;
+        }
+        return 0;
+    }
+
+    /**
+     * Sets bit {@code i} when value {@code i} (of {@code width} bytes at {@code address}) lies in
+     * {@code [low, high]}, or outside it when {@code outside}. The caller has checked that the
+     * {@code rows} values lie inside the buffer, so the loops read memory without a check per
+     * value (ArrowBuf's checks cost more than the comparison), and test the range branch-free as
+     * one unsigned comparison.
+     */
+    private static void inRange(long address, int width, long low, long high, boolean outside, int rows, ArrowBuf bits) {
+        long span = (high - low) + Long.MIN_VALUE;
+        long flip = outside ? -1L : 0L;
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            int base = w << 6;
+            int end = Math.min(rows, base + 64);
+            long word = 0;
+            switch (width) {
+                case 4 -> {
+                    for (int i = base; i < end; i++) {
+                        long v = MemoryUtil.getInt(address + ((long) i << 2));
+                        word |= ((v - low) + Long.MIN_VALUE <= span ? 1L : 0L) << (i - base);
+                    }
+                }
+                case 8 -> {
+                    for (int i = base; i < end; i++) {
+                        long v = MemoryUtil.getLong(address + ((long) i << 3));
+                        word |= ((v - low) + Long.MIN_VALUE <= span ? 1L : 0L) << (i - base);
+                    }
+                }
+                default -> {
+                    for (int i = base; i < end; i++) {
+                        long v = MemoryUtil.getLong(address + ((long) i << 4));
+                        word |= ((v - low) + Long.MIN_VALUE <= span ? 1L : 0L) << (i - base);
+                    }
+                }
+            }
+            Bitmaps.setWord(bits, w, word ^ flip, rows);
+        }
+    }
+
+    /**
+     * {@code x op y} for two columns of one {@linkplain #longWidth directly read} width and one
+     * scale, straight off their buffers; false if this shape has no fast path.
+     */
+    private static boolean columns(BinaryOperator op, Operand left, Operand right, int rows, ArrowBuf bits) {
+        FieldVector x = left.vector();
+        FieldVector y = right.vector();
+        int width = longWidth(x, left.type());
+        if (width == 0 || width != longWidth(y, right.type()) || Numeric.scale(left.type()) != Numeric.scale(right.type())
+                || x.getDataBuffer().capacity() < (long) rows * width || y.getDataBuffer().capacity() < (long) rows * width) {
+            return false;
+        }
+        int shift = Integer.numberOfTrailingZeros(width);
+        long xa = x.getDataBuffer().memoryAddress();
+        long ya = y.getDataBuffer().memoryAddress();
+        for (int w = 0; w < Bitmaps.words(rows); w++) {
+            int base = w << 6;
+            int end = Math.min(rows, base + 64);
+            long word = 0;
+            for (int i = base; i < end; i++) {
+                long at = (long) i << shift;
+                long a = width == 4 ? MemoryUtil.getInt(xa + at) : MemoryUtil.getLong(xa + at);
+                long b = width == 4 ? MemoryUtil.getInt(ya + at) : MemoryUtil.getLong(ya + at);
+                word |= (test(op, Long.compare(a, b)) ? 1L : 0L) << (i - base);
+            }
+            Bitmaps.setWord(bits, w, word, rows);
+        }
+        return true;
     }
 
     private static void longs(BinaryOperator op, long[] x, long[] y, int rows, ArrowBuf bits) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.DateUnit;
@@ -118,21 +119,24 @@ abstract class KeyKernel {
 
         @Override
         void hash(FieldVector vector, int start, int count, long[] hashes, boolean first) {
-            ArrowBuf data = vector.getDataBuffer();
+            long data = checkedAddress(vector, start + count, 8);
             for (int i = 0; i < count; i++) {
-                hashes[i] = combine(hashes[i], data.getLong((long) (start + i) << 3), first);
+                hashes[i] = combine(hashes[i], MemoryUtil.getLong(data + ((long) (start + i) << 3)), first);
             }
         }
 
         @Override
         int retainEqual(FieldVector build, FieldVector probe, int[] buildRows, int[] probeRows, int count) {
-            ArrowBuf b = build.getDataBuffer();
-            ArrowBuf p = probe.getDataBuffer();
+            if (count == 0) {
+                return 0;
+            }
+            long b = checkedAddress(build, maxRow(buildRows, count) + 1, 8);
+            long p = checkedAddress(probe, maxRow(probeRows, count) + 1, 8);
             int kept = 0;
             for (int i = 0; i < count; i++) {
                 int br = buildRows[i];
                 int pr = probeRows[i];
-                if (b.getLong((long) br << 3) == p.getLong((long) pr << 3)) {
+                if (MemoryUtil.getLong(b + ((long) br << 3)) == MemoryUtil.getLong(p + ((long) pr << 3))) {
                     buildRows[kept] = br;
                     probeRows[kept] = pr;
                     kept++;
@@ -147,21 +151,24 @@ abstract class KeyKernel {
 
         @Override
         void hash(FieldVector vector, int start, int count, long[] hashes, boolean first) {
-            ArrowBuf data = vector.getDataBuffer();
+            long data = checkedAddress(vector, start + count, 4);
             for (int i = 0; i < count; i++) {
-                hashes[i] = combine(hashes[i], data.getInt((long) (start + i) << 2), first);
+                hashes[i] = combine(hashes[i], MemoryUtil.getInt(data + ((long) (start + i) << 2)), first);
             }
         }
 
         @Override
         int retainEqual(FieldVector build, FieldVector probe, int[] buildRows, int[] probeRows, int count) {
-            ArrowBuf b = build.getDataBuffer();
-            ArrowBuf p = probe.getDataBuffer();
+            if (count == 0) {
+                return 0;
+            }
+            long b = checkedAddress(build, maxRow(buildRows, count) + 1, 4);
+            long p = checkedAddress(probe, maxRow(probeRows, count) + 1, 4);
             int kept = 0;
             for (int i = 0; i < count; i++) {
                 int br = buildRows[i];
                 int pr = probeRows[i];
-                if (b.getInt((long) br << 2) == p.getInt((long) pr << 2)) {
+                if (MemoryUtil.getInt(b + ((long) br << 2)) == MemoryUtil.getInt(p + ((long) pr << 2))) {
                     buildRows[kept] = br;
                     probeRows[kept] = pr;
                     kept++;
@@ -169,6 +176,28 @@ abstract class KeyKernel {
             }
             return kept;
         }
+    }
+
+    /**
+     * The address of {@code vector}'s values after checking that its data buffer holds {@code rows}
+     * values of {@code width} bytes: the 4- and 8-byte kernels then read by address, as ArrowBuf's
+     * per-read checks cost about as much as the hash or comparison they feed.
+     */
+    private static long checkedAddress(FieldVector vector, int rows, int width) {
+        ArrowBuf data = vector.getDataBuffer();
+        if ((long) rows * width > data.capacity()) {
+            throw new IndexOutOfBoundsException(rows + " join keys of " + width + " bytes beyond a buffer of " + data.capacity() + " bytes");
+        }
+        return data.memoryAddress();
+    }
+
+    /** The largest of {@code rows[0..count)} (0 if none), to check them all against a buffer at once. */
+    private static int maxRow(int[] rows, int count) {
+        int max = 0;
+        for (int i = 0; i < count; i++) {
+            max = Math.max(max, rows[i]);
+        }
+        return max;
     }
 
     /** TINYINT and SMALLINT keys: rare, so one kernel reads either width. */

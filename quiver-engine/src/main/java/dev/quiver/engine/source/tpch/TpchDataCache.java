@@ -29,9 +29,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <h2>Memory</h2>
  * The vectors live in the cache's own {@link RootAllocator}, limited to the size given at
  * construction; {@link #allocatedBytes()} reports its use. They are not in any query's memory
- * pool: they are the catalog's storage, as a table held by a database is. Scans copy the columns
- * they need into the query's allocator, so batches handed to queries belong to the query like any
- * other and the cache can be closed independently of them. When a part does not fit under the
+ * pool: they are the catalog's storage, as a table held by a database is. Scans hand queries
+ * vectors of the query's allocator over this memory, not copies: each buffer holds a reference on
+ * the cache's until the query closes it, and is charged to the query's allocator meanwhile, so
+ * batches handed to queries belong to the query like any other (and, like any batch, are never
+ * written to). When a part does not fit under the
  * limit, it is not kept, and this and later scans needing its missing columns generate it as if
  * there were no cache. Nothing is evicted.
  *
@@ -57,7 +59,7 @@ final class TpchDataCache implements AutoCloseable {
     /**
      * The part's batches holding (at least) {@code columns}, generating and keeping the columns not
      * yet kept; empty when they do not fit under the limit. The returned batches stay owned by the
-     * cache: callers copy from them and never close them.
+     * cache: callers share them (never write to them) and never close them.
      */
     <E extends TpchEntity> Optional<CachedPart> part(TpchTableDef<E> table, double scaleFactor, int part, int partCount,
             List<Integer> columns, int batchSize, PartitionMetrics metrics) {

@@ -28,7 +28,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * partition {@code p} generates part {@code firstPart + p + 1} on the thread that pulls it,
  * writing only the projected columns (a partition past the last part is empty). A scan from the
  * catalog reads every part ({@code firstPart = 0}, as many parts as partitions); the distributed
- * planner gives each task a {@linkplain #withParts share}. With a catalog cache, it copies the
+ * planner gives each task a {@linkplain #withParts share}. With a catalog cache, it shares the
  * part's kept columns instead (see {@link TpchDataCache}).
  */
 public final class TpchScanExec extends AbstractExecutionPlan implements TableScanExec {

@@ -98,6 +98,33 @@ class PartitionHashTest {
         assertThat(stripped[0]).isEqualTo(vectorHashes(QuiverTypes.INT32, rows(12))[0]);
     }
 
+    /** INTEGER, DATE, BIGINT and TIMESTAMP columns are hashed off their buffers: the same hashes as the values, NULLs or not. */
+    @Test
+    void integerColumnHashesAgreeWithValueHashesOnRandomRows() {
+        Schema schema = new Schema(List.of(
+                QuiverTypes.field("i", QuiverTypes.INT32, true),
+                QuiverTypes.field("t", QuiverTypes.DATE32, true),
+                QuiverTypes.field("l", QuiverTypes.INT64, true),
+                QuiverTypes.field("ts", QuiverTypes.TIMESTAMP, true)));
+        java.util.Random random = new java.util.Random(64);
+        for (int rowCount : new int[] {1, 7, 64, 1000}) {
+            for (boolean withNulls : new boolean[] {false, true}) {
+                List<List<Object>> rows = new ArrayList<>();
+                for (int r = 0; r < rowCount; r++) {
+                    long v = random.nextInt(4) == 0 ? random.nextLong() : random.nextInt(1000) - 500;
+                    List<Object> row = Arrays.asList((int) v, (int) v, v, v);
+                    rows.add(row.stream().map(value -> withNulls && random.nextInt(5) == 0 ? null : value).toList());
+                }
+                try (VectorSchemaRoot batch = Batches.fromRows(schema, rows, allocator)) {
+                    long[] hashes = PartitionHash.hashRows(batch.getFieldVectors(), batch.getRowCount());
+                    for (int r = 0; r < rowCount; r++) {
+                        assertThat(hashes[r]).as("row %d of %d", r, rowCount).isEqualTo(PartitionHash.hashRow(rows.get(r)));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void vectorHashesAgreeWithValueHashes() {
         Schema schema = new Schema(List.of(

@@ -144,6 +144,50 @@ class TpchCatalogTest {
     }
 
     @Test
+    void cachedScansShareTheCacheMemoryWithoutLeaks() {
+        // lineitem has every column type the cache holds: BIGINT, INTEGER, DECIMAL, DATE, VARCHAR
+        ExecutionPlan generated = catalog.table("lineitem").orElseThrow().scan(ScanRequest.all(2));
+        try (TpchCatalog cached = TpchCatalog.cached(SF, 1L << 30); TestingContext testing = new TestingContext().withBatchSize(1000)) {
+            List<List<Object>> expected = allRows(generated, testing);
+            ExecutionPlan scan = cached.table("lineitem").orElseThrow().scan(ScanRequest.all(2));
+            assertThat(allRows(scan, testing)).isEqualTo(expected);
+            long kept = cached.cachedBytes();
+            assertThat(testing.allocator().getAllocatedMemory()).isZero();
+
+            // a second scan, its batches held all at once: the query is charged for them, the cache does not grow
+            List<VectorSchemaRoot> held = new ArrayList<>();
+            try {
+                for (int p = 0; p < 2; p++) {
+                    try (BatchStream stream = scan.execute(p, testing.context())) {
+                        for (VectorSchemaRoot next = stream.next(); next != null; next = stream.next()) {
+                            held.add(next);
+                        }
+                    }
+                }
+                assertThat(testing.allocator().getAllocatedMemory()).isPositive();
+                assertThat(cached.cachedBytes()).isEqualTo(kept);
+                List<List<Object>> rows = new ArrayList<>();
+                held.forEach(batch -> rows.addAll(Batches.toRows(batch)));
+                assertThat(rows).isEqualTo(expected);
+            } finally {
+                held.forEach(VectorSchemaRoot::close);
+            }
+            // two scans read the same memory, the cache's, rather than copies of it
+            try (BatchStream first = scan.execute(0, testing.context()); BatchStream second = scan.execute(0, testing.context());
+                    VectorSchemaRoot one = first.next(); VectorSchemaRoot other = second.next()) {
+                for (int c = 0; c < one.getFieldVectors().size(); c++) {
+                    assertThat(one.getVector(c).getDataBuffer().memoryAddress())
+                            .isEqualTo(other.getVector(c).getDataBuffer().memoryAddress());
+                }
+            }
+            // closing the query's batches gives back only its references: the cache keeps its data
+            assertThat(testing.allocator().getAllocatedMemory()).isZero();
+            assertThat(cached.cachedBytes()).isEqualTo(kept);
+            assertThat(allRows(scan, testing)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void cacheTooSmallFallsBackToGenerating() {
         try (TpchCatalog cached = TpchCatalog.cached(SF, 4096); TestingContext testing = new TestingContext()) {
             ExecutionPlan scan = cached.table("orders").orElseThrow().scan(ScanRequest.all(2));
