@@ -90,9 +90,9 @@ final class GraceBuild {
             long rows = held.stream().mapToLong(VectorSchemaRoot::getRowCount).sum() + (refusedBatch == null ? 0 : refusedBatch.getRowCount());
             MemoryPool pool = context.memoryPool();
             throw new ResourcesExhaustedException(spec.consumer(), refused, pool.used(), pool.limit(),
-                    "; spilling cannot help: after " + (MAX_LEVEL + 1) + " hash splits of the build side, one spill partition still"
-                            + " holds more than its share of the pool (" + rows + " rows and counting), so its rows share very few join keys;"
-                            + " raise memory_limit, or join on more selective keys");
+                    "; spilling cannot help: after " + (MAX_LEVEL + 1) + " hash splits of the build side, one spill partition"
+                            + " still does not fit in this join's share of the pool (refused after " + rows + " rows), so its rows share"
+                            + " very few join keys; raise memory_limit, or join on more selective keys");
         }
         try (SpillPartitions partitions = new SpillPartitions(spec.consumer(), spec.schema(), level, hash, null, context, metrics)) {
             while (!held.isEmpty()) {

@@ -19,9 +19,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * {@link dev.quiver.engine.operator.exchange.PartitionHash partition hash} of the repartition
  * below, a different function with another seed), of the ones the hash table indexes with (the
  * low bits of the same key hash), and of the ones any earlier split level used: each level
- * re-mixes the key hash with its own salt and takes the top bits. Rows with a NULL key go to
- * partition 0 at every level: they never match, and the outer and anti join types emit them once,
- * from whichever partition holds them.
+ * re-mixes the key hash with its own salt and takes the top bits.
+ *
+ * <p>Rows with a NULL key never match, so any partition may hold them: each is in exactly one,
+ * and the outer and anti join types emit it once from there. They are dealt out in turn rather
+ * than sent to one fixed partition, which would hold every NULL-key row of the input at every
+ * level and so could never be split small enough (a LEFT JOIN on a mostly NULL foreign key).
+ *
+ * <p>Used by one thread (one join partition).
  */
 final class SpillHash {
     /** Spill partitions per split: the build side shrinks eightfold per level. */
@@ -34,6 +39,8 @@ final class SpillHash {
     private final List<KeyKernel> kernels;
     private final long[] hashes = new long[CHUNK];
     private final boolean[] nulls = new boolean[CHUNK];
+    /** The partition the next NULL-key row goes to. */
+    private int nextNullPartition;
 
     SpillHash(List<PhysicalExpr> keys, List<KeyKernel> kernels) {
         this.keys = List.copyOf(requireNonNull(keys, "keys is null"));
@@ -62,7 +69,12 @@ final class SpillHash {
                 int count = Math.min(CHUNK, rows - start);
                 KeyKernel.hashRows(keyVectors, kernels, mayHaveNulls, start, count, hashes, nulls);
                 for (int i = 0; i < count; i++) {
-                    partitions[start + i] = nulls[i] ? 0 : (int) (KeyKernel.mix(hashes[i] ^ salt) >>> (Long.SIZE - BITS));
+                    if (nulls[i]) {
+                        partitions[start + i] = nextNullPartition;
+                        nextNullPartition = (nextNullPartition + 1) & (FAN_OUT - 1);
+                    } else {
+                        partitions[start + i] = (int) (KeyKernel.mix(hashes[i] ^ salt) >>> (Long.SIZE - BITS));
+                    }
                 }
             }
         } finally {

@@ -15,7 +15,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One side of a grace hash join split into {@link SpillHash#FAN_OUT} spill files by the spill
- * partition of each row's key at one split level. Files are opened when their first row arrives;
+ * partition of each row's key at one split level. Each partition's pieces are gathered up to the
+ * batch size before they are written: pieces of an eighth of a batch would make many small IPC
+ * batches, each compressed buffer by buffer. Those few pending pieces are not reserved in the
+ * pool, as a writer's buffers are not. Files are opened when their first row arrives;
  * {@link #finish()} gives one (possibly empty, then absent) file per partition and adds them to the
  * spill counters; {@link #close()} before that deletes whatever was written.
  *
@@ -30,6 +33,7 @@ final class SpillPartitions implements AutoCloseable {
     private final PartitionMetrics metrics;
     private final boolean[] dropped;
     private final SpillWriter[] writers = new SpillWriter[SpillHash.FAN_OUT];
+    private final List<dev.quiver.engine.operator.exchange.BatchConcat> pending = new ArrayList<>(SpillHash.FAN_OUT);
     private boolean done;
 
     /**
@@ -45,6 +49,9 @@ final class SpillPartitions implements AutoCloseable {
         this.context = requireNonNull(context, "context is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.dropped = dropped == null ? new boolean[SpillHash.FAN_OUT] : dropped.clone();
+        for (int p = 0; p < SpillHash.FAN_OUT; p++) {
+            pending.add(new dev.quiver.engine.operator.exchange.BatchConcat(context.allocator(), context.batchSize()));
+        }
     }
 
     /** Writes each row of {@code batch} (which the caller still owns) to its partition's file. */
@@ -58,9 +65,16 @@ final class SpillPartitions implements AutoCloseable {
             if (split.count(p) == 0 || dropped[p]) {
                 continue;
             }
-            try (VectorSchemaRoot piece = split.take(batch, p, context.allocator())) {
-                writer(p).write(piece);
+            VectorSchemaRoot ready = pending.get(p).add(split.take(batch, p, context.allocator()));
+            if (ready != null) {
+                write(p, ready);
             }
+        }
+    }
+
+    private void write(int partition, VectorSchemaRoot batch) {
+        try (batch) {
+            writer(partition).write(batch);
         }
     }
 
@@ -73,6 +87,12 @@ final class SpillPartitions implements AutoCloseable {
 
     /** The file of each partition, null where no row went; the caller owns (and deletes) them. */
     List<SpillFile> finish() {
+        for (int p = 0; p < SpillHash.FAN_OUT; p++) {
+            VectorSchemaRoot rest = pending.get(p).flush();
+            if (rest != null) {
+                write(p, rest);
+            }
+        }
         List<SpillFile> files = new ArrayList<>(SpillHash.FAN_OUT);
         try {
             for (int p = 0; p < SpillHash.FAN_OUT; p++) {
@@ -91,6 +111,7 @@ final class SpillPartitions implements AutoCloseable {
             throw e;
         }
         done = true;
+        pending.forEach(dev.quiver.engine.operator.exchange.BatchConcat::close);
         return files;
     }
 
@@ -101,6 +122,7 @@ final class SpillPartitions implements AutoCloseable {
             return;
         }
         done = true;
+        pending.forEach(dev.quiver.engine.operator.exchange.BatchConcat::close);
         RuntimeException first = null;
         for (SpillWriter writer : writers) {
             if (writer == null) {
