@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryReservation;
 import dev.quiver.engine.metrics.PartitionMetrics;
@@ -86,16 +85,9 @@ final class BuildSide implements AutoCloseable {
             long collected = System.nanoTime();
             batch = BatchConcat.concat(spec.schema(), batches, reservation, context.allocator());
             int rows = batch.getRowCount();
-            List<FieldVector> keys = new ArrayList<>(spec.keys().size());
-            for (PhysicalExpr key : spec.keys()) {
-                if (key instanceof ColumnExpr column) {
-                    keys.add(batch.getVector(column.index()));
-                } else {
-                    FieldVector evaluated = key.evaluate(batch, context.allocator());
-                    ownedKeys.add(evaluated);
-                    keys.add(evaluated);
-                    reservation.grow(evaluated.getBufferSize());
-                }
+            List<FieldVector> keys = KeyKernel.keyVectors(spec.keys(), batch, context.allocator(), ownedKeys);
+            for (FieldVector evaluated : ownedKeys) {
+                reservation.grow(evaluated.getBufferSize());
             }
             JoinHashTable table = null;
             if (spec.hashed()) {

@@ -2,7 +2,6 @@ package dev.quiver.engine.operator.join;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,18 +50,9 @@ final class SpillHash {
     int[] partitions(VectorSchemaRoot batch, int level, BufferAllocator allocator) {
         int rows = batch.getRowCount();
         int[] partitions = new int[rows];
-        List<FieldVector> keyVectors = new ArrayList<>(keys.size());
         List<FieldVector> owned = new ArrayList<>();
         try {
-            for (PhysicalExpr key : keys) {
-                if (key instanceof ColumnExpr column) {
-                    keyVectors.add(batch.getVector(column.index()));
-                } else {
-                    FieldVector evaluated = key.evaluate(batch, allocator);
-                    owned.add(evaluated);
-                    keyVectors.add(evaluated);
-                }
-            }
+            List<FieldVector> keyVectors = KeyKernel.keyVectors(keys, batch, allocator, owned);
             boolean[] mayHaveNulls = KeyKernel.mayHaveNulls(keyVectors);
             long salt = LEVEL_SALT * (level + 1);
             for (int start = 0; start < rows; start += CHUNK) {

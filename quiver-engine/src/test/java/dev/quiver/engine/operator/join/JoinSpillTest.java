@@ -3,6 +3,7 @@ package dev.quiver.engine.operator.join;
 import static dev.quiver.engine.operator.join.JoinFixtures.LEFT;
 import static dev.quiver.engine.operator.join.JoinFixtures.RIGHT;
 import static dev.quiver.engine.operator.join.JoinOracle.row;
+import static dev.quiver.engine.testing.CancelOnceFilesExist.filesUnder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,8 +12,6 @@ import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
-import dev.quiver.engine.execution.AbstractExecutionPlan;
-import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
@@ -29,6 +28,7 @@ import dev.quiver.engine.operator.limit.GlobalLimitExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spill.SpillDirectory;
+import dev.quiver.engine.testing.CancelOnceFilesExist;
 import dev.quiver.engine.testing.TestingContext;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -44,7 +44,6 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,7 +222,7 @@ class JoinSpillTest {
             TaskContext context = new TaskContext("cancelled", allocator, pool, executor, new ExecutionConfig(settings(true)));
             // the probe input cancels the query once the build side has spill files on disk, and goes on producing
             HashJoinExec join = join(JoinType.LEFT, Keys.LONG, false, MemoryScanExec.split(LEFT, LEFT_ROWS, PARTITIONS),
-                    new CancelOnceSpilled(MemoryScanExec.split(RIGHT, RIGHT_ROWS, PARTITIONS), spillDirectory));
+                    new CancelOnceFilesExist(MemoryScanExec.split(RIGHT, RIGHT_ROWS, PARTITIONS), spillDirectory));
             try {
                 assertThatThrownBy(() -> PlanExecutor.collectRows(join, context))
                         .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
@@ -294,80 +293,5 @@ class JoinSpillTest {
     /** The rows as sorted strings: equal lists mean equal multisets of rows. */
     private static List<String> sorted(List<List<Object>> rows) {
         return rows.stream().map(Object::toString).sorted().toList();
-    }
-
-    private static List<Path> filesUnder(Path directory) throws IOException {
-        try (Stream<Path> walk = Files.walk(directory)) {
-            return walk.filter(path -> !path.equals(directory)).toList();
-        }
-    }
-
-    /** Passes its input through; cancels the execution once a spill file exists under {@code watched}. */
-    private static final class CancelOnceSpilled extends AbstractExecutionPlan {
-        private final ExecutionPlan input;
-        private final Path watched;
-
-        CancelOnceSpilled(ExecutionPlan input, Path watched) {
-            this.input = input;
-            this.watched = watched;
-        }
-
-        @Override
-        public String name() {
-            return "CancelOnceSpilled";
-        }
-
-        @Override
-        public Schema schema() {
-            return input.schema();
-        }
-
-        @Override
-        public List<ExecutionPlan> children() {
-            return List.of(input);
-        }
-
-        @Override
-        public Partitioning outputPartitioning() {
-            return input.outputPartitioning();
-        }
-
-        @Override
-        public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-            return new CancelOnceSpilled(children.get(0), watched);
-        }
-
-        @Override
-        public String displayLine() {
-            return name();
-        }
-
-        @Override
-        public BatchStream execute(int partition, TaskContext context) {
-            BatchStream source = input.execute(partition, context);
-            return new BatchStream() {
-                @Override
-                public Schema schema() {
-                    return source.schema();
-                }
-
-                @Override
-                public VectorSchemaRoot next() {
-                    try {
-                        if (!filesUnder(watched).isEmpty()) {
-                            context.cancel("cancelled by the test while the join spills");
-                        }
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                    return source.next();
-                }
-
-                @Override
-                public void close() {
-                    source.close();
-                }
-            };
-        }
     }
 }
