@@ -101,6 +101,7 @@ final class GraceBuild {
                     reservation.shrink(Batches.sizeInBytes(batch));
                 }
             }
+            metrics.recordMemory(reservation.peak());
             reservation.close();
             if (refusedBatch != null) {
                 partitions.add(refusedBatch);

@@ -53,10 +53,11 @@ final class GraceJoinStream implements BatchStream {
 
     /**
      * @param joins an ordinary join of a build side and a probe stream, both of which it then owns
+     * @param probeConsumer names the probe side's spill files, e.g. {@code HashJoinExec[probe, partition=1]}
      */
     GraceJoinStream(JoinType joinType, Schema outputSchema, Schema probeSchema, GraceBuild builder, SpillHash probeHash,
             BatchStream buildInput, BatchStream probeInput, BiFunction<BuildSideHandle, BatchStream, JoinStream> joins,
-            String consumer, TaskContext context, PartitionMetrics metrics) {
+            String probeConsumer, TaskContext context, PartitionMetrics metrics) {
         this.joinType = requireNonNull(joinType, "joinType is null");
         this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
         this.probeSchema = requireNonNull(probeSchema, "probeSchema is null");
@@ -65,7 +66,7 @@ final class GraceJoinStream implements BatchStream {
         this.buildInput = requireNonNull(buildInput, "buildInput is null");
         this.probeInput = requireNonNull(probeInput, "probeInput is null");
         this.joins = requireNonNull(joins, "joins is null");
-        this.probeConsumer = requireNonNull(consumer, "consumer is null").replace("build", "probe");
+        this.probeConsumer = requireNonNull(probeConsumer, "probeConsumer is null");
         this.context = requireNonNull(context, "context is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
     }

@@ -33,6 +33,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * build side is collected once from all left partitions and shared by the right partitions; output
  * has the right input's partition count. Join types that emit unmatched build rows (LEFT, FULL,
  * LEFT_SEMI, LEFT_ANTI) emit them once, after the last probe partition finishes.
+ *
+ * <p>With {@code spill_enabled}, a partitioned join whose build side does not fit in its share of
+ * the pool spills as a grace hash join ({@link GraceJoinStream}). A collect-left build side cannot
+ * spill (every probe partition reads all of it); when it does not fit the error says how to have
+ * the planner partition the join instead.
  */
 public final class HashJoinExec extends AbstractExecutionPlan {
     private final ExecutionPlan left;
@@ -173,7 +178,8 @@ public final class HashJoinExec extends AbstractExecutionPlan {
         BuildSide.Spec spec = buildSpec(consumer, 1, p -> buildInput);
         GraceBuild builder = new GraceBuild(spec, new SpillHash(leftKeys, kernels), context, partitionMetrics);
         return new GraceJoinStream(joinType, schema, right.schema(), builder, new SpillHash(rightKeys, kernels), buildInput, probeInput,
-                (handle, probe) -> joinStream(handle, probe, context, partitionMetrics), consumer, context, partitionMetrics);
+                (handle, probe) -> joinStream(handle, probe, context, partitionMetrics), "HashJoinExec[probe, partition=" + partition + "]",
+                context, partitionMetrics);
     }
 
     /**
@@ -187,17 +193,30 @@ public final class HashJoinExec extends AbstractExecutionPlan {
         try {
             return BuildSide.build(spec, context, partitionMetrics);
         } catch (ResourcesExhaustedException e) {
-            throw new ResourcesExhaustedException(e.consumer(), e.requestedBytes(), e.poolUsedBytes(), e.poolLimitBytes(),
-                    "; a collect-left hash join does not spill, as every probe partition shares its build side: lower"
+            throw withDetail(e, "; a collect-left hash join does not spill, as every probe partition shares its build side: lower"
                             + " hash_join_collect_left_max_rows (below this build side's row count) so that the planner partitions"
                             + " the join, which spills, or raise memory_limit");
         }
     }
 
+    /** {@code e} with {@code detail} (what the user can do) appended to its message. */
+    private static ResourcesExhaustedException withDetail(ResourcesExhaustedException e, String detail) {
+        ResourcesExhaustedException detailed = new ResourcesExhaustedException(e.consumer(), e.requestedBytes(), e.poolUsedBytes(),
+                e.poolLimitBytes(), detail);
+        detailed.addSuppressed(e);
+        return detailed;
+    }
+
     private BuildSideHandle partitionBuild(int partition, TaskContext context, PartitionMetrics partitionMetrics) {
         BatchStream input = left.execute(partition, context);
         BuildSide.Spec spec = buildSpec("HashJoinExec[build, partition=" + partition + "]", 1, p -> input);
-        return new PartitionBuild(() -> BuildSide.build(spec, context, partitionMetrics), input::close, partitionMetrics);
+        return new PartitionBuild(() -> {
+            try {
+                return BuildSide.build(spec, context, partitionMetrics);
+            } catch (ResourcesExhaustedException e) {
+                throw withDetail(e, "; spilling is disabled (spill_enabled = false): enable it, or raise memory_limit");
+            }
+        }, input::close, partitionMetrics);
     }
 
     private BuildSide.Spec buildSpec(String consumer, int partitions, IntFunction<BatchStream> open) {

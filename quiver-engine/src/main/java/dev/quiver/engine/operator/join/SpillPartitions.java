@@ -60,6 +60,12 @@ final class SpillPartitions implements AutoCloseable {
             return;
         }
         context.checkCancelled();
+        long started = System.nanoTime();
+        addSplit(batch);
+        metrics.addElapsedCompute(System.nanoTime() - started);
+    }
+
+    private void addSplit(VectorSchemaRoot batch) {
         PartitionSplit split = PartitionSplit.of(hash.partitions(batch, level, context.allocator()), SpillHash.FAN_OUT);
         for (int p = 0; p < SpillHash.FAN_OUT; p++) {
             if (split.count(p) == 0 || dropped[p]) {
