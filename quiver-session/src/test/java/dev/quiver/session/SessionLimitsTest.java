@@ -7,10 +7,15 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.types.QuiverTypes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Memory limits and failing queries: the query fails with a clear error, the session lives on. */
 class SessionLimitsTest {
@@ -41,13 +46,56 @@ class SessionLimitsTest {
     }
 
     @Test
-    void joinBuildSideOverTheMemoryLimitFails() {
+    void collectLeftJoinBuildSideOverTheMemoryLimitFailsSayingHowToPartitionIt() {
+        // 20,000 build rows are under hash_join_collect_left_max_rows: the planner collects the left side, which cannot spill
         try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).memoryLimit(32 * 1024).build()) {
             assertThatThrownBy(() -> session.executeScript("select a.k from big a join big b on a.k = b.k"))
-                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT));
+                    .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
+                    .hasMessageContaining("HashJoinExec[build, collect_left]")
+                    .hasMessageContaining("hash_join_collect_left_max_rows");
             assertThat(session.memoryPool().used()).isZero();
             assertThat(session.executeScript("select count(*) from big").rows()).containsExactly(List.of((long) ROWS));
         }
+    }
+
+    @Test
+    void partitionedJoinBuildSideOverTheMemoryLimitFailsWhenSpillingIsDisabled() {
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).memoryLimit(32 * 1024).build()) {
+            session.executeScript("SET hash_join_collect_left_max_rows = 0; SET spill_enabled = false");
+            assertThatThrownBy(() -> session.executeScript("select a.k from big a join big b on a.k = b.k"))
+                    .isInstanceOfSatisfying(ResourcesExhaustedException.class, e -> {
+                        assertThat(e.errorCode()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                        assertThat(e.consumer()).startsWith("HashJoinExec[build, partition=");
+                    });
+            assertThat(session.memoryPool().used()).isZero();
+            assertThat(session.executeScript("select count(*) from big").rows()).containsExactly(List.of((long) ROWS));
+        }
+    }
+
+    @Test
+    void partitionedJoinOverTheMemoryLimitSpillsAndMatchesTheUnlimitedRun(@TempDir Path spillDirectory) throws IOException {
+        String query = "select a.k, a.s, b.s from big a left join big b on a.k = b.k and a.s < b.s";
+        List<String> expected;
+        long peak;
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).batchSize(1024).build()) {
+            session.executeScript("SET hash_join_collect_left_max_rows = 0");
+            expected = sortedRows(session.executeScript(query).rows());
+            peak = session.memoryPool().peak();
+        }
+        try (QuerySession session = QuerySession.builder().catalog(bigCatalog()).targetPartitions(2).batchSize(1024).memoryLimit(peak / 4).build()) {
+            session.executeScript("SET hash_join_collect_left_max_rows = 0; SET spill_directory = '" + spillDirectory + "'");
+            assertThat(sortedRows(session.executeScript(query).rows())).isEqualTo(expected);
+            assertThat(session.memoryPool().used()).isZero();
+            String analyzed = session.executeScript("EXPLAIN ANALYZE " + query).rows().toString();
+            assertThat(analyzed).contains("spill_count=");
+        }
+        try (Stream<Path> left = Files.list(spillDirectory)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    private static List<String> sortedRows(List<List<Object>> rows) {
+        return rows.stream().map(Object::toString).sorted().toList();
     }
 
     @Test

@@ -10,22 +10,23 @@ import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
 /**
  * Gathers small batches into batches of about a target row count, so that scattering a batch
- * into many partitions does not hand tiny batches to the operators downstream.
+ * into many partitions does not hand tiny batches to the operators downstream (or to spill
+ * files, where each batch costs a message header and a compressed frame per buffer).
  */
-final class BatchConcat implements AutoCloseable {
+public final class BatchConcat implements AutoCloseable {
     private final BufferAllocator allocator;
     private final int targetRows;
     private final List<VectorSchemaRoot> pending = new ArrayList<>();
     private int pendingRows;
     private long pendingBytes;
 
-    BatchConcat(BufferAllocator allocator, int targetRows) {
+    public BatchConcat(BufferAllocator allocator, int targetRows) {
         this.allocator = allocator;
         this.targetRows = targetRows;
     }
 
     /** Takes ownership of {@code batch}; returns a batch of at least the target size when one is ready. */
-    VectorSchemaRoot add(VectorSchemaRoot batch) {
+    public VectorSchemaRoot add(VectorSchemaRoot batch) {
         if (batch.getRowCount() == 0) {
             batch.close();
             return null;
@@ -40,7 +41,7 @@ final class BatchConcat implements AutoCloseable {
     }
 
     /** Whatever is pending as one batch, or null. */
-    VectorSchemaRoot flush() {
+    public VectorSchemaRoot flush() {
         if (pending.isEmpty()) {
             return null;
         }
@@ -56,7 +57,7 @@ final class BatchConcat implements AutoCloseable {
         }
     }
 
-    long pendingBytes() {
+    public long pendingBytes() {
         return pendingBytes;
     }
 

@@ -1,6 +1,5 @@
 package dev.quiver.engine.operator.exchange;
 
-import dev.quiver.engine.batch.Filter;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
@@ -84,8 +83,6 @@ final class RepartitionProducer implements Runnable {
     }
 
     private void scatterByHash(BatchStream stream, List<PhysicalExpr> keys, List<BatchConcat> pending) {
-        int[] counts = new int[outputs];
-        int[] starts = new int[outputs];
         while (!state.allOutputsClosed() && !context.isCancelled()) {
             VectorSchemaRoot batch = stream.next();
             if (batch == null) {
@@ -93,32 +90,15 @@ final class RepartitionProducer implements Runnable {
             }
             long start = System.nanoTime();
             try (batch) {
-                int rows = batch.getRowCount();
-                if (rows == 0) {
+                if (batch.getRowCount() == 0) {
                     continue;
                 }
-                int[] partitions = partitionsOf(batch, keys);
-                // counting sort of row indices by output partition
-                java.util.Arrays.fill(counts, 0);
-                for (int r = 0; r < rows; r++) {
-                    counts[partitions[r]]++;
-                }
-                int offset = 0;
+                PartitionSplit split = PartitionSplit.of(partitionsOf(batch, keys), outputs);
                 for (int p = 0; p < outputs; p++) {
-                    starts[p] = offset;
-                    offset += counts[p];
-                }
-                int[] indices = new int[rows];
-                int[] fill = starts.clone();
-                for (int r = 0; r < rows; r++) {
-                    indices[fill[partitions[r]]++] = r;
-                }
-                for (int p = 0; p < outputs; p++) {
-                    if (counts[p] == 0 || state.isClosed(p)) {
+                    if (split.count(p) == 0 || state.isClosed(p)) {
                         continue;
                     }
-                    VectorSchemaRoot piece = counts[p] == rows ? takeAll(batch) : take(batch, indices, starts[p], counts[p]);
-                    VectorSchemaRoot ready = pending.get(p).add(piece);
+                    VectorSchemaRoot ready = pending.get(p).add(split.take(batch, p, context.allocator()));
                     if (ready != null) {
                         metrics.addElapsedCompute(System.nanoTime() - start);
                         state.send(p, ready, context);
@@ -146,32 +126,6 @@ final class RepartitionProducer implements Runnable {
         } finally {
             keyVectors.forEach(FieldVector::close);
         }
-    }
-
-    /** Rows {@code indices[start .. start + count)} (ascending) of every column, copied buffer to buffer. */
-    private VectorSchemaRoot take(VectorSchemaRoot batch, int[] indices, int start, int count) {
-        int[] slice = java.util.Arrays.copyOfRange(indices, start, start + count);
-        List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
-        try {
-            for (FieldVector vector : batch.getFieldVectors()) {
-                vectors.add(Filter.gather(vector, slice, count, context.allocator()));
-            }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
-        return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, count);
-    }
-
-    /** The whole batch as a new batch sharing its buffers (the caller still closes the original). */
-    private VectorSchemaRoot takeAll(VectorSchemaRoot batch) {
-        List<FieldVector> vectors = new ArrayList<>();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            var pair = vector.getTransferPair(context.allocator());
-            pair.splitAndTransfer(0, batch.getRowCount());
-            vectors.add((FieldVector) pair.getTo());
-        }
-        return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, batch.getRowCount());
     }
 
     private void report(Throwable t) {

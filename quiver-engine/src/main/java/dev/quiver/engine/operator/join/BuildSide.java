@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
-import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryReservation;
 import dev.quiver.engine.metrics.PartitionMetrics;
@@ -61,25 +60,34 @@ final class BuildSide implements AutoCloseable {
     /** Collects the input, concatenates it, and builds the table; on failure releases everything and rethrows. */
     static BuildSide build(Spec spec, TaskContext context, PartitionMetrics metrics) {
         MemoryReservation reservation = context.memoryPool().newReservation(spec.consumer());
+        List<VectorSchemaRoot> batches;
+        try {
+            batches = BuildCollector.collect(spec.partitions(), spec.open(), reservation, context,
+                    context.taskId() + "-" + spec.consumer().replace(' ', '_'));
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
+        }
+        return assemble(spec, batches, reservation, context, metrics);
+    }
+
+    /**
+     * Concatenates {@code batches} (whose bytes {@code reservation} holds) and builds the table,
+     * growing the reservation by what that needs; the result owns the reservation. On failure the
+     * batches are closed, the reservation too, and the exception rethrown.
+     */
+    static BuildSide assemble(Spec spec, List<VectorSchemaRoot> batches, MemoryReservation reservation, TaskContext context,
+            PartitionMetrics metrics) {
         VectorSchemaRoot batch = null;
         List<FieldVector> ownedKeys = new ArrayList<>();
         try {
-            List<VectorSchemaRoot> batches = BuildCollector.collect(spec.partitions(), spec.open(), reservation, context,
-                    context.taskId() + "-" + spec.consumer().replace(' ', '_'));
             // time spent collecting belongs to the inputs; this operator's compute starts here
             long collected = System.nanoTime();
             batch = BatchConcat.concat(spec.schema(), batches, reservation, context.allocator());
             int rows = batch.getRowCount();
-            List<FieldVector> keys = new ArrayList<>(spec.keys().size());
-            for (PhysicalExpr key : spec.keys()) {
-                if (key instanceof ColumnExpr column) {
-                    keys.add(batch.getVector(column.index()));
-                } else {
-                    FieldVector evaluated = key.evaluate(batch, context.allocator());
-                    ownedKeys.add(evaluated);
-                    keys.add(evaluated);
-                    reservation.grow(evaluated.getBufferSize());
-                }
+            List<FieldVector> keys = KeyKernel.keyVectors(spec.keys(), batch, context.allocator(), ownedKeys);
+            for (FieldVector evaluated : ownedKeys) {
+                reservation.grow(evaluated.getBufferSize());
             }
             JoinHashTable table = null;
             if (spec.hashed()) {
@@ -98,10 +106,35 @@ final class BuildSide implements AutoCloseable {
             ownedKeys.forEach(FieldVector::close);
             if (batch != null) {
                 batch.close();
+            } else {
+                batches.forEach(VectorSchemaRoot::close);
             }
             reservation.close();
             throw e;
         }
+    }
+
+    /**
+     * What {@link #assemble} needs beyond the batches' own bytes, at most: the hash table, the
+     * match marks, and the largest column while it is being concatenated (key expressions that
+     * are not plain columns are not counted: they are rare and small next to the table).
+     */
+    static long assemblyBytes(Spec spec, List<VectorSchemaRoot> batches) {
+        long rows = 0;
+        long largestColumn = 0;
+        for (int c = 0; c < spec.schema().getFields().size(); c++) {
+            long column = 0;
+            for (VectorSchemaRoot batch : batches) {
+                column += batch.getVector(c).getBufferSize();
+            }
+            largestColumn = Math.max(largestColumn, column);
+        }
+        for (VectorSchemaRoot batch : batches) {
+            rows += batch.getRowCount();
+        }
+        int tableRows = (int) Math.min(rows, 1 << 29);
+        return (batches.size() > 1 ? largestColumn : 0) + (spec.hashed() ? JoinHashTable.estimatedBytes(tableRows) : 0)
+                + (spec.trackMatches() ? rows : 0);
     }
 
     int rowCount() {

@@ -2,8 +2,10 @@ package dev.quiver.engine.operator.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
+import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.execution.AbstractExecutionPlan;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
@@ -31,6 +33,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * build side is collected once from all left partitions and shared by the right partitions; output
  * has the right input's partition count. Join types that emit unmatched build rows (LEFT, FULL,
  * LEFT_SEMI, LEFT_ANTI) emit them once, after the last probe partition finishes.
+ *
+ * <p>With {@code spill_enabled}, a partitioned join whose build side does not fit in its share of
+ * the pool spills as a grace hash join ({@link GraceJoinStream}). A collect-left build side cannot
+ * spill (every probe partition reads all of it); when it does not fit the error says how to have
+ * the planner partition the join instead.
  */
 public final class HashJoinExec extends AbstractExecutionPlan {
     private final ExecutionPlan left;
@@ -132,12 +139,14 @@ public final class HashJoinExec extends AbstractExecutionPlan {
     public BatchStream execute(int partition, TaskContext context) {
         checkPartition(partition);
         PartitionMetrics partitionMetrics = metrics().partition(partition);
+        if (mode == PartitionMode.PARTITIONED && context.setting(EngineSettings.SPILL_ENABLED)) {
+            return new MeteredBatchStream(graceJoin(partition, context, partitionMetrics), partitionMetrics, context);
+        }
         BuildSideHandle handle = switch (mode) {
             case PARTITIONED -> partitionBuild(partition, context, partitionMetrics);
             case COLLECT_LEFT -> context.sharedState(this, SharedBuild.class, () -> new SharedBuild(
                     right.outputPartitioning().partitionCount(),
-                    () -> BuildSide.build(buildSpec("HashJoinExec[build, collect_left]", left.outputPartitioning().partitionCount(),
-                            p -> left.execute(p, context)), context, partitionMetrics)))
+                    () -> collectLeft(context, partitionMetrics)))
                     .handle(partitionMetrics);
         };
         BatchStream probe;
@@ -147,15 +156,67 @@ public final class HashJoinExec extends AbstractExecutionPlan {
             handle.release();
             throw e;
         }
-        JoinStream stream = new JoinStream(joinType, left.schema(), right.schema(), filter, handle, probe,
+        return new MeteredBatchStream(joinStream(handle, probe, context, partitionMetrics), partitionMetrics, context);
+    }
+
+    private JoinStream joinStream(BuildSideHandle handle, BatchStream probe, TaskContext context, PartitionMetrics partitionMetrics) {
+        return new JoinStream(joinType, left.schema(), right.schema(), filter, handle, probe,
                 build -> new HashProbe(build, rightKeys, kernels, context.allocator()), context, partitionMetrics);
-        return new MeteredBatchStream(stream, partitionMetrics, context);
+    }
+
+    /** A partition that spills its build and probe inputs when the build side does not fit ({@code spill_enabled}). */
+    private BatchStream graceJoin(int partition, TaskContext context, PartitionMetrics partitionMetrics) {
+        BatchStream buildInput = left.execute(partition, context);
+        BatchStream probeInput;
+        try {
+            probeInput = right.execute(partition, context);
+        } catch (RuntimeException e) {
+            buildInput.close();
+            throw e;
+        }
+        String consumer = "HashJoinExec[build, partition=" + partition + "]";
+        BuildSide.Spec spec = buildSpec(consumer, 1, p -> buildInput);
+        GraceBuild builder = new GraceBuild(spec, new SpillHash(leftKeys, kernels), context, partitionMetrics);
+        return new GraceJoinStream(joinType, schema, right.schema(), builder, new SpillHash(rightKeys, kernels), buildInput, probeInput,
+                (handle, probe) -> joinStream(handle, probe, context, partitionMetrics), "HashJoinExec[probe, partition=" + partition + "]",
+                context, partitionMetrics);
+    }
+
+    /**
+     * The shared build side of a collect-left join. It cannot spill: every probe partition reads
+     * all of it. When it does not fit, the error says how to have the planner partition the join,
+     * which can.
+     */
+    private BuildSide collectLeft(TaskContext context, PartitionMetrics partitionMetrics) {
+        BuildSide.Spec spec = buildSpec("HashJoinExec[build, collect_left]", left.outputPartitioning().partitionCount(),
+                p -> left.execute(p, context));
+        try {
+            return BuildSide.build(spec, context, partitionMetrics);
+        } catch (ResourcesExhaustedException e) {
+            throw withDetail(e, "; a collect-left hash join does not spill, as every probe partition shares its build side: lower"
+                            + " hash_join_collect_left_max_rows (below this build side's row count) so that the planner partitions"
+                            + " the join, which spills, or raise memory_limit");
+        }
+    }
+
+    /** {@code e} with {@code detail} (what the user can do) appended to its message. */
+    private static ResourcesExhaustedException withDetail(ResourcesExhaustedException e, String detail) {
+        ResourcesExhaustedException detailed = new ResourcesExhaustedException(e.consumer(), e.requestedBytes(), e.poolUsedBytes(),
+                e.poolLimitBytes(), detail);
+        detailed.addSuppressed(e);
+        return detailed;
     }
 
     private BuildSideHandle partitionBuild(int partition, TaskContext context, PartitionMetrics partitionMetrics) {
         BatchStream input = left.execute(partition, context);
         BuildSide.Spec spec = buildSpec("HashJoinExec[build, partition=" + partition + "]", 1, p -> input);
-        return new PartitionBuild(() -> BuildSide.build(spec, context, partitionMetrics), input::close, partitionMetrics);
+        return new PartitionBuild(() -> {
+            try {
+                return BuildSide.build(spec, context, partitionMetrics);
+            } catch (ResourcesExhaustedException e) {
+                throw withDetail(e, "; spilling is disabled (spill_enabled = false): enable it, or raise memory_limit");
+            }
+        }, input::close, partitionMetrics);
     }
 
     private BuildSide.Spec buildSpec(String consumer, int partitions, IntFunction<BatchStream> open) {

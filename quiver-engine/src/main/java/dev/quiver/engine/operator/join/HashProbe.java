@@ -2,7 +2,6 @@ package dev.quiver.engine.operator.join;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.expr.ColumnExpr;
 import dev.quiver.engine.expr.PhysicalExpr;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,15 +50,7 @@ final class HashProbe implements PairSource {
             rows = 0;
             return;
         }
-        for (PhysicalExpr key : probeKeys) {
-            if (key instanceof ColumnExpr column) {
-                keyVectors.add(probe.getVector(column.index()));
-            } else {
-                FieldVector evaluated = key.evaluate(probe, allocator);
-                ownedKeyVectors.add(evaluated);
-                keyVectors.add(evaluated);
-            }
-        }
+        keyVectors.addAll(KeyKernel.keyVectors(probeKeys, probe, allocator, ownedKeyVectors));
         if (hashes.length < rows) {
             hashes = new long[rows];
             nulls = new boolean[rows];

@@ -51,7 +51,8 @@ final class JoinHashTable {
 
     /** Heap bytes of a table over {@code rows} rows (and the hashing buffers), to reserve before building it. */
     static long estimatedBytes(int rows) {
-        return 8L * capacity(rows) + 4L * rows + 9L * CHUNK;
+        // the hashing buffers are a chunk long, or as long as the rows when fewer (small spill partitions)
+        return 8L * capacity(rows) + 4L * rows + 9L * Math.min(CHUNK, Math.max(rows, 1));
     }
 
     /** Hashes the key columns of rows {@code [0, rows)} and inserts every row without a NULL key. */

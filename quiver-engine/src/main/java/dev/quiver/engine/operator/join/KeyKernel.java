@@ -3,13 +3,18 @@ package dev.quiver.engine.operator.join;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.types.QuiverTypes;
+import dev.quiver.engine.expr.ColumnExpr;
+import dev.quiver.engine.expr.PhysicalExpr;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -72,6 +77,24 @@ abstract class KeyKernel {
      */
     static void hashRows(List<FieldVector> keys, List<KeyKernel> kernels, int start, int count, long[] hashes, boolean[] nulls) {
         hashRows(keys, kernels, mayHaveNulls(keys), start, count, hashes, nulls);
+    }
+
+    /**
+     * The key columns of {@code batch}: a plain column as it is, any other key evaluated into a
+     * vector added to {@code owned}, which the caller closes (also when this throws).
+     */
+    static List<FieldVector> keyVectors(List<PhysicalExpr> keys, VectorSchemaRoot batch, BufferAllocator allocator, List<FieldVector> owned) {
+        List<FieldVector> vectors = new ArrayList<>(keys.size());
+        for (PhysicalExpr key : keys) {
+            if (key instanceof ColumnExpr column) {
+                vectors.add(batch.getVector(column.index()));
+            } else {
+                FieldVector evaluated = key.evaluate(batch, allocator);
+                owned.add(evaluated);
+                vectors.add(evaluated);
+            }
+        }
+        return vectors;
     }
 
     /** Which key columns have NULLs (counting them scans the whole vector: do it once per vector). */

@@ -16,6 +16,10 @@
  *   <li>{@code JoinStream} — the per-partition state machine: residual filter, match marks, and
  *       output gathered with {@link dev.quiver.engine.batch.Take} in batches of at most
  *       {@code batchSize} rows.</li>
+ *   <li>{@code GraceJoinStream} — a partitioned join that spills: {@code GraceBuild} builds in a
+ *       spillable reservation or hash-splits the build rows into spill files
+ *       ({@code SpillPartitions}, by {@code SpillHash}); the probe rows are split alike, and each
+ *       pair of files is joined by an ordinary {@code JoinStream}, split again if still too big.</li>
  * </ul>
  *
  * <p>Invariants: NULL keys never match; the residual filter decides matches (a pair it rejects is

@@ -3,6 +3,7 @@ package dev.quiver.engine.operator.sort;
 import static dev.quiver.engine.operator.sort.SortTestData.SCHEMA;
 import static dev.quiver.engine.operator.sort.SortTestData.key;
 import static dev.quiver.engine.operator.sort.SortTestData.sorted;
+import static dev.quiver.engine.testing.CancelOnceFilesExist.filesUnder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,11 +12,8 @@ import dev.quiver.engine.config.Settings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.error.ResourcesExhaustedException;
-import dev.quiver.engine.execution.AbstractExecutionPlan;
-import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionConfig;
 import dev.quiver.engine.execution.ExecutionPlan;
-import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.PlanExecutor;
 import dev.quiver.engine.execution.QuiverExecutor;
 import dev.quiver.engine.execution.TaskContext;
@@ -24,6 +22,7 @@ import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.exchange.SortPreservingMergeExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spill.SpillDirectory;
+import dev.quiver.engine.testing.CancelOnceFilesExist;
 import dev.quiver.engine.testing.TestingContext;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -33,11 +32,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -161,7 +157,7 @@ class SortSpillTest {
             MemoryPool pool = new MemoryPool(peak / 4);
             TaskContext context = new TaskContext("cancelled", allocator, pool, executor, new ExecutionConfig(settings(200, true)));
             // the input cancels the query once the sort has a spill file on disk, and goes on producing
-            ExecutionPlan input = new CancelOnceSpilled(new MemoryScanExec(SCHEMA, List.of(ROWS)), spillDirectory);
+            ExecutionPlan input = new CancelOnceFilesExist(new MemoryScanExec(SCHEMA, List.of(ROWS)), spillDirectory);
             SortExec sort = new SortExec(input, KEYS, OptionalLong.empty(), false);
             try {
                 assertThatThrownBy(() -> PlanExecutor.collectRows(sort, context))
@@ -215,81 +211,6 @@ class SortSpillTest {
                     .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.SPILL_FAILED))
                     .hasMessageContaining("Could not create the spill directory " + notADirectory)
                     .hasMessageContaining("spill_directory=" + notADirectory);
-        }
-    }
-
-    private static List<Path> filesUnder(Path directory) throws IOException {
-        try (Stream<Path> walk = Files.walk(directory)) {
-            return walk.filter(path -> !path.equals(directory)).filter(path -> !path.getFileName().toString().equals("a-file")).toList();
-        }
-    }
-
-    /** Passes its input through; cancels the execution once a spill file exists under {@code watched}. */
-    private static final class CancelOnceSpilled extends AbstractExecutionPlan {
-        private final ExecutionPlan input;
-        private final Path watched;
-
-        CancelOnceSpilled(ExecutionPlan input, Path watched) {
-            this.input = input;
-            this.watched = watched;
-        }
-
-        @Override
-        public String name() {
-            return "CancelOnceSpilled";
-        }
-
-        @Override
-        public Schema schema() {
-            return input.schema();
-        }
-
-        @Override
-        public List<ExecutionPlan> children() {
-            return List.of(input);
-        }
-
-        @Override
-        public Partitioning outputPartitioning() {
-            return input.outputPartitioning();
-        }
-
-        @Override
-        public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-            return new CancelOnceSpilled(children.get(0), watched);
-        }
-
-        @Override
-        public String displayLine() {
-            return name();
-        }
-
-        @Override
-        public BatchStream execute(int partition, TaskContext context) {
-            BatchStream source = input.execute(partition, context);
-            return new BatchStream() {
-                @Override
-                public Schema schema() {
-                    return source.schema();
-                }
-
-                @Override
-                public VectorSchemaRoot next() {
-                    try {
-                        if (!filesUnder(watched).isEmpty()) {
-                            context.cancel("cancelled by the test while the sort spills");
-                        }
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                    return source.next();
-                }
-
-                @Override
-                public void close() {
-                    source.close();
-                }
-            };
         }
     }
 }
