@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A consumer that can spill (a sort, say) holds a {@link #newSpillableReservation spillable}
  * reservation, which asks with {@link MemoryReservation#tryGrow} and spills when refused. So that one
  * such consumer cannot starve the others of the pool (they cannot make it spill), each may hold at
- * most its fair share: the limit divided by the number of spillable reservations open.
+ * most its fair share: what the unspillable reservations leave of the limit, divided by the number
+ * of spillable reservations open.
  *
  * <p>Thread-safe.
  */
@@ -24,6 +25,8 @@ public final class MemoryPool {
     private final AtomicLong usedBytes = new AtomicLong();
     private final AtomicLong peakBytes = new AtomicLong();
     private final AtomicInteger spillableReservations = new AtomicInteger();
+    /** Bytes held by spillable reservations: the rest of {@link #usedBytes} cannot be given back by spilling. */
+    private final AtomicLong spillableBytes = new AtomicLong();
 
     /** A pool with the given limit in bytes; {@link Long#MAX_VALUE} means unlimited. */
     public MemoryPool(long limitBytes) {
@@ -51,9 +54,19 @@ public final class MemoryPool {
         return new MemoryReservation(this, requireNonNull(consumer, "consumer is null"), true);
     }
 
-    /** What each spillable reservation may hold now: the limit shared among those open. */
+    /** What each spillable reservation may hold now: what unspillable ones leave, shared among those open. */
     long fairShare() {
-        return limitBytes / Math.max(1, spillableReservations.get());
+        long unspillable = Math.max(0, usedBytes.get() - spillableBytes.get());
+        return Math.max(0, limitBytes - unspillable) / Math.max(1, spillableReservations.get());
+    }
+
+    /** Bytes not reserved by anyone. */
+    long free() {
+        return Math.max(0, limitBytes - usedBytes.get());
+    }
+
+    void spillableChanged(long delta) {
+        spillableBytes.addAndGet(delta);
     }
 
     void closedSpillable() {

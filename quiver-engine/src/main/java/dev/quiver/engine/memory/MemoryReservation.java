@@ -42,8 +42,7 @@ public final class MemoryReservation implements AutoCloseable {
             return;
         }
         pool.reserve(consumer, bytes);
-        size += bytes;
-        peak = Math.max(peak, size);
+        added(bytes);
     }
 
     /**
@@ -61,9 +60,26 @@ public final class MemoryReservation implements AutoCloseable {
         if (!pool.tryReserve(bytes)) {
             return false;
         }
+        added(bytes);
+        return true;
+    }
+
+    /**
+     * How much more {@link #tryGrow} would grant now: the pool's free bytes, and for a spillable
+     * reservation no more than is left of its fair share. Another consumer may take it first.
+     */
+    public long headroom() {
+        checkOpen();
+        long free = pool.free();
+        return spillable ? Math.max(0, Math.min(free, pool.fairShare() - size)) : free;
+    }
+
+    private void added(long bytes) {
         size += bytes;
         peak = Math.max(peak, size);
-        return true;
+        if (spillable) {
+            pool.spillableChanged(bytes);
+        }
     }
 
     public void shrink(long bytes) {
@@ -72,6 +88,9 @@ public final class MemoryReservation implements AutoCloseable {
         if (released > 0) {
             pool.release(released);
             size -= released;
+            if (spillable) {
+                pool.spillableChanged(-released);
+            }
         }
     }
 

@@ -1,33 +1,30 @@
 package dev.quiver.engine.operator.exchange;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.quiver.engine.execution.BatchStream;
-import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.TaskContext;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Drains one input partition into a {@link BatchChannel} on a producer thread. It stops when the
- * channel's consumer closes it or the task is cancelled, always closes the input stream, and
+ * Drains one opened input partition into a {@link BatchChannel} on a producer thread. It stops when
+ * the channel's consumer closes it or the task is cancelled, always closes the input stream, and
  * reports a failure to the task and the channel (unless the consumer has already gone).
  */
 final class ChannelProducer implements Runnable {
-    private final ExecutionPlan input;
-    private final int partition;
+    private final BatchStream stream;
     private final TaskContext context;
     private final BatchChannel channel;
 
-    ChannelProducer(ExecutionPlan input, int partition, TaskContext context, BatchChannel channel) {
-        this.input = input;
-        this.partition = partition;
-        this.context = context;
-        this.channel = channel;
+    ChannelProducer(BatchStream stream, TaskContext context, BatchChannel channel) {
+        this.stream = requireNonNull(stream, "stream is null");
+        this.context = requireNonNull(context, "context is null");
+        this.channel = requireNonNull(channel, "channel is null");
     }
 
     @Override
     public void run() {
-        BatchStream stream = null;
         try {
-            stream = input.execute(partition, context);
             while (!channel.isClosed() && !context.isCancelled()) {
                 VectorSchemaRoot batch = stream.next();
                 if (batch == null) {
@@ -42,12 +39,10 @@ final class ChannelProducer implements Runnable {
         } catch (Throwable t) {
             report(t);
         } finally {
-            if (stream != null) {
-                try {
-                    stream.close();
-                } catch (Throwable t) {
-                    report(t);
-                }
+            try {
+                stream.close();
+            } catch (Throwable t) {
+                report(t);
             }
             channel.finish();
         }

@@ -109,9 +109,8 @@ public final class CoalescePartitionsExec extends AbstractExecutionPlan {
             }
             if (!started) {
                 started = true;
-                for (int i = 0; i < inputs; i++) {
-                    producers.start(context, "coalesce-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
-                }
+                producers.startEach(context, InputPartitions.open(input, context), i -> "coalesce-" + context.taskId() + "-p" + i,
+                        (i, stream) -> new ChannelProducer(stream, context, channel));
             }
             long start = System.nanoTime();
             try {

@@ -97,11 +97,8 @@ public final class RepartitionExec extends AbstractExecutionPlan {
     }
 
     private void startProducers(RepartitionState state, TaskContext context) {
-        int inputs = input.outputPartitioning().partitionCount();
-        for (int i = 0; i < inputs; i++) {
-            state.producers().start(context, "repartition-" + context.taskId() + "-in" + i,
-                    new RepartitionProducer(input, i, partitioning, state, context, metrics().partition(i % partitioning.partitionCount())));
-        }
+        state.producers().startEach(context, InputPartitions.open(input, context), i -> "repartition-" + context.taskId() + "-in" + i,
+                (i, stream) -> new RepartitionProducer(stream, i, partitioning, state, context, metrics().partition(i % partitioning.partitionCount())));
     }
 
     private final class OutputStream implements BatchStream {

@@ -1,7 +1,6 @@
 package dev.quiver.engine.operator.exchange;
 
 import dev.quiver.engine.execution.BatchStream;
-import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.Partitioning;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
@@ -12,12 +11,12 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Drains one input partition of a repartition on its own thread: hash partitioning scatters each
+ * Drains one opened input partition of a repartition on its own thread: hash partitioning scatters each
  * batch's rows by {@link PartitionHash} of the key expressions and gathers small pieces back up to
  * the batch size per output; round-robin deals whole batches in turn.
  */
 final class RepartitionProducer implements Runnable {
-    private final ExecutionPlan input;
+    private final BatchStream stream;
     private final int inputPartition;
     private final Partitioning partitioning;
     private final RepartitionState state;
@@ -26,10 +25,10 @@ final class RepartitionProducer implements Runnable {
     private final PartitionMetrics metrics;
 
     /** {@code metrics} receive the time spent hashing and scattering (the input's own work is not counted). */
-    RepartitionProducer(ExecutionPlan input, int inputPartition, Partitioning partitioning, RepartitionState state, TaskContext context,
+    RepartitionProducer(BatchStream stream, int inputPartition, Partitioning partitioning, RepartitionState state, TaskContext context,
             PartitionMetrics metrics) {
         this.metrics = metrics;
-        this.input = input;
+        this.stream = stream;
         this.inputPartition = inputPartition;
         this.partitioning = partitioning;
         this.state = state;
@@ -39,10 +38,8 @@ final class RepartitionProducer implements Runnable {
 
     @Override
     public void run() {
-        BatchStream stream = null;
         List<BatchConcat> pending = new ArrayList<>();
         try {
-            stream = input.execute(inputPartition, context);
             if (partitioning instanceof Partitioning.Hash hash) {
                 for (int i = 0; i < outputs; i++) {
                     pending.add(new BatchConcat(context.allocator(), context.batchSize()));
@@ -55,12 +52,10 @@ final class RepartitionProducer implements Runnable {
             report(t);
         } finally {
             pending.forEach(BatchConcat::close);
-            if (stream != null) {
-                try {
-                    stream.close();
-                } catch (Throwable t) {
-                    report(t);
-                }
+            try {
+                stream.close();
+            } catch (Throwable t) {
+                report(t);
             }
             state.producerFinished();
         }

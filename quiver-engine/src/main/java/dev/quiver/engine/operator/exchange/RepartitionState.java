@@ -61,7 +61,13 @@ final class RepartitionState implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        starter.run();
+        try {
+            starter.run();
+        } catch (RuntimeException | Error e) {
+            // the other outputs wait on producers that will never run: they must see the failure too
+            fail(BatchChannel.asRuntime(e));
+            throw e;
+        }
     }
 
     ProducerGroup producers() {

@@ -126,14 +126,18 @@ public final class SortPreservingMergeExec extends AbstractExecutionPlan {
         }
 
         private void start() {
-            int inputs = input.outputPartitioning().partitionCount();
-            List<BatchStream> channels = new ArrayList<>(inputs);
-            for (int i = 0; i < inputs; i++) {
+            List<BatchStream> opened = InputPartitions.open(input, context);
+            List<BatchChannel> channels = new ArrayList<>(opened.size());
+            List<BatchStream> received = new ArrayList<>(opened.size());
+            for (int i = 0; i < opened.size(); i++) {
                 BatchChannel channel = new BatchChannel(PREFETCH_BATCHES, 1);
-                channels.add(new ChannelStream(channel, context));
-                producers.start(context, "merge-" + context.taskId() + "-p" + i, new ChannelProducer(input, i, context, channel));
+                channels.add(channel);
+                received.add(new ChannelStream(channel, context));
             }
-            merge = new SortedMerge(input.schema(), keys, channels, context.allocator(), null);
+            // the merge closes the channels when it is closed, so a producer that did start stops
+            merge = new SortedMerge(input.schema(), keys, received, context.allocator(), null);
+            producers.startEach(context, opened, i -> "merge-" + context.taskId() + "-p" + i,
+                    (i, stream) -> new ChannelProducer(stream, context, channels.get(i)));
         }
 
         @Override

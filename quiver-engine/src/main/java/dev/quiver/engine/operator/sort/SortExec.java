@@ -293,10 +293,13 @@ public final class SortExec extends AbstractExecutionPlan {
             merge = openMerge(all);
         }
 
-        /** Runs merged at once: a batch of each, and its key columns, must fit in what the pool has free. */
+        /**
+         * Runs merged at once: a batch of each, and its key columns, must fit in what this sort may
+         * still take, its share of the pool rather than all that is free, so that a partition merging
+         * cannot starve another that is still collecting.
+         */
         private int mergeFanIn() {
-            MemoryPool pool = context.memoryPool();
-            long free = Math.max(0, pool.limit() - pool.used());
+            long free = reservation.headroom();
             long perRun = Math.max(1, 2 * largestRunBatch);
             return (int) Math.max(2, Math.min(MAX_MERGE_FAN_IN, free / perRun));
         }

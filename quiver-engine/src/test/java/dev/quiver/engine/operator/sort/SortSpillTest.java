@@ -128,6 +128,22 @@ class SortSpillTest {
         assertThat(filesUnder(spillDirectory)).isEmpty();
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {4, 6, 8, 12})
+    void aPartitionMergingLeavesAnotherStillCollectingItsShare(int fraction) throws IOException {
+        // the merge pulls partition 0 to its end (collect, spill, merge) before partition 1 reads a row:
+        // the merge of partition 0 must leave partition 1 its share of the pool
+        List<List<Object>> half1 = ROWS.subList(0, ROWS.size() / 2);
+        List<List<Object>> half2 = ROWS.subList(ROWS.size() / 2, ROWS.size());
+        long peak = inMemoryPeak(50);
+        try (TestingContext testing = new TestingContext(new MemoryPool(peak / fraction), new ExecutionConfig(settings(50, true)))) {
+            SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(half1, half2)), KEYS, OptionalLong.empty(), true);
+            assertThat(testing.rows(new SortPreservingMergeExec(sort, KEYS, OptionalLong.empty()))).isEqualTo(sorted(ROWS, KEYS));
+            assertThat(testing.pool().used()).isZero();
+        }
+        assertThat(filesUnder(spillDirectory)).isEmpty();
+    }
+
     @Test
     void failsWhenSpillingIsDisabled() {
         long peak = inMemoryPeak(200);
