@@ -35,10 +35,11 @@ import java.util.Optional;
  * @param s3Prefix with a Parquet source: Quiver reads the files from this {@code s3://bucket/prefix}
  *     (uploaded once from {@code dataDir}; endpoint and credentials from the AWS environment variables,
  *     docs/s3.md), DuckDB still from the local files
+ * @param quiver whether to run Quiver ({@code --no-quiver} runs DuckDB alone, e.g. to see its peak RSS without Quiver's)
  */
 public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
         boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest,
-        Optional<Cluster> cluster, Optional<String> s3Prefix) {
+        Optional<Cluster> cluster, Optional<String> s3Prefix, boolean quiver) {
     private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
             "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir", "--s3-prefix");
 
@@ -51,6 +52,12 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
         requireNonNull(s3Prefix, "s3Prefix is null");
         if (!(scaleFactor > 0)) {
             throw invalid("scale factor must be positive: " + scaleFactor);
+        }
+        if (!quiver && !duckdb) {
+            throw invalid("--no-quiver and --no-duckdb together leave nothing to run");
+        }
+        if (!quiver && (scanTest || cluster.isPresent())) {
+            throw invalid("--no-quiver runs DuckDB alone: it cannot be combined with --scan-test or workers");
         }
         if (targetPartitions < 1 || runs < 1 || warmups < 0 || duckdbThreads < 1 || explainSlowest < 0) {
             throw invalid("partitions, runs and threads must be positive, warm-ups and explain counts not negative");
@@ -68,55 +75,60 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      */
     public static BenchOptions defaults() {
         return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3,
-                BenchSource.GENERATED, Optional.empty(), false, Optional.empty(), Optional.empty());
+                BenchSource.GENERATED, Optional.empty(), false, Optional.empty(), Optional.empty(), true);
     }
 
     public BenchOptions withScaleFactor(double sf) {
-        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withTargetPartitions(int partitions) {
-        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withMemoryLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
-                explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+                explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withQueries(List<Integer> numbers) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+    }
+
+    public BenchOptions withQuiver(boolean enabled) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                source, dataDir, scanTest, cluster, s3Prefix, enabled);
     }
 
     public BenchOptions withDuckDb(boolean enabled, int threads) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withCacheLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withExplainSlowest(int count) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster, s3Prefix);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withSource(BenchSource fileSource, Optional<Path> directory) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                fileSource, directory, scanTest, cluster, s3Prefix);
+                fileSource, directory, scanTest, cluster, s3Prefix, quiver);
     }
 
     public BenchOptions withS3Prefix(Optional<String> prefix) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, cluster, prefix);
+                source, dataDir, scanTest, cluster, prefix, quiver);
     }
 
     public BenchOptions withScanTest(boolean enabled) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, enabled, cluster, s3Prefix);
+                source, dataDir, enabled, cluster, s3Prefix, quiver);
     }
 
     /**
@@ -147,7 +159,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     public BenchOptions withCluster(Optional<Cluster> distributed) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, distributed, s3Prefix);
+                source, dataDir, scanTest, distributed, s3Prefix, quiver);
     }
 
     /** The directory of a file source's dataset: {@code dataDir}, or {@code java.io.tmpdir/quiver-tpch-sf<SF>-<format>}. */
@@ -161,7 +173,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     /**
      * Parses {@code --sf 1 --partitions 2 --memory 3GiB --warmups 1 --runs 3 --queries 1,3,5
-     * --duckdb-threads 2 --no-duckdb --cache 2GiB --explain 3 --source parquet --data-dir DIR --s3-prefix s3://b/p --scan-test} over the defaults.
+     * --duckdb-threads 2 --no-duckdb --no-quiver --cache 2GiB --explain 3 --source parquet --data-dir DIR --s3-prefix s3://b/p --scan-test} over the defaults.
      */
     public static BenchOptions parse(String... args) {
         BenchOptions options = defaults();
@@ -171,12 +183,16 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                 options = options.withDuckDb(false, options.duckdbThreads());
                 continue;
             }
+            if (flag.equals("--no-quiver")) {
+                options = options.withQuiver(false);
+                continue;
+            }
             if (flag.equals("--scan-test")) {
                 options = options.withScanTest(true);
                 continue;
             }
             if (!FLAGS.contains(flag)) {
-                throw invalid("unknown option " + flag + "; options: " + String.join(", ", FLAGS) + ", --no-duckdb, --scan-test");
+                throw invalid("unknown option " + flag + "; options: " + String.join(", ", FLAGS) + ", --no-duckdb, --no-quiver, --scan-test");
             }
             if (i + 1 >= args.length) {
                 throw invalid("option " + flag + " needs a value");
@@ -223,7 +239,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     @Override
     public String toString() {
-        return "sf=" + scaleFactor + ", partitions=" + targetPartitions + ", memory=" + ByteSize.formatBytes(memoryLimit)
+        return (quiver ? "" : "no quiver, ") + "sf=" + scaleFactor + ", partitions=" + targetPartitions + ", memory=" + ByteSize.formatBytes(memoryLimit)
                 + ", warmups=" + warmups + ", runs=" + runs + ", queries=" + Arrays.toString(queries.toArray())
                 + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
                 + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory())

@@ -180,7 +180,8 @@ public final class TpchBenchmark {
         String text = TpchQueries.query(query, options.scaleFactor());
         List<String> errors = new ArrayList<>();
         long[] quiverRows = {-1};
-        OptionalDouble quiver = time(options, errors, "quiver", () -> quiverRows[0] = runQuiver(session, query, text));
+        OptionalDouble quiver = !options.quiver() ? OptionalDouble.empty()
+                : time(options, errors, "quiver", () -> quiverRows[0] = runQuiver(session, query, text));
         long[] clusterRows = {-1};
         OptionalDouble onWorkers = cluster == null ? OptionalDouble.empty()
                 : time(options, errors, "quiver on workers", () -> clusterRows[0] = cluster.run(query, text));
@@ -241,7 +242,8 @@ public final class TpchBenchmark {
     }
 
     private static void printTiming(PrintStream out, QueryTiming timing, boolean withCluster, boolean withDuckDb) {
-        String rows = timing.quiverRows() >= 0 ? Long.toString(timing.quiverRows()) : "-";
+        long shown = timing.quiverRows() >= 0 ? timing.quiverRows() : timing.duckdbRows();
+        String rows = shown >= 0 ? Long.toString(shown) : "-";
         String check = timing.error().isEmpty() ? "ok" : timing.error();
         String duckdb = withDuckDb ? millis(timing.duckdbMillis()) : "-";
         if (withCluster) {
@@ -269,6 +271,11 @@ public final class TpchBenchmark {
             out.printf(Locale.ROOT, "%-4s %12.1f %12.1f %8s   (%d queries ran on both; geometric mean of ratios %.2fx)%n",
                     "sum", quiverTotal, duckdbTotal, String.format(Locale.ROOT, "%.2fx", quiverTotal / duckdbTotal), both.size(), geomean);
         }
+        List<QueryTiming> duckdbOnly = report.timings().stream().filter(t -> t.quiverMillis().isEmpty() && t.duckdbMillis().isPresent()).toList();
+        if (both.isEmpty() && !duckdbOnly.isEmpty()) {
+            out.printf(Locale.ROOT, "%-4s %12s %12.1f   (%d queries ran on DuckDB alone)%n", "sum", "-",
+                    duckdbOnly.stream().mapToDouble(t -> t.duckdbMillis().getAsDouble()).sum(), duckdbOnly.size());
+        }
         List<QueryTiming> onWorkers = report.timings().stream().filter(t -> t.clusterRatio().isPresent()).toList();
         if (!onWorkers.isEmpty()) {
             double single = onWorkers.stream().mapToDouble(t -> t.quiverMillis().getAsDouble()).sum();
@@ -278,9 +285,11 @@ public final class TpchBenchmark {
             out.printf(Locale.ROOT, "on workers: %.1f ms vs %.1f ms single-node = %.2fx in total (geometric mean %.2fx) over %d queries; "
                     + "%s exchanged between stages%n", cluster, single, cluster / single, clusterGeomean, onWorkers.size(), ByteSize.formatBytes(exchanged));
         }
-        out.printf(Locale.ROOT, "Quiver ran %d of %d queries; peak pool use %s; catalog cache %s; process peak RSS %s (DuckDB included)%n",
+        out.printf(Locale.ROOT, "Quiver ran %d of %d queries; peak pool use %s; catalog cache %s; process peak RSS %s%s%n",
                 quiverOnly, report.timings().size(), ByteSize.formatBytes(report.peakPoolBytes()), ByteSize.formatBytes(report.cacheBytes()),
-                report.peakRssBytes() >= 0 ? ByteSize.formatBytes(report.peakRssBytes()) : "unknown");
+                report.peakRssBytes() >= 0 ? ByteSize.formatBytes(report.peakRssBytes()) : "unknown",
+                duckdbOnly.size() == report.timings().size() ? " (DuckDB alone)" : report.timings().stream().anyMatch(t -> t.duckdbMillis().isPresent())
+                        ? " (DuckDB included)" : " (Quiver alone)");
     }
 
     private static void explainSlowest(PrintStream out, BenchOptions options, QuerySession session, List<QueryTiming> timings,

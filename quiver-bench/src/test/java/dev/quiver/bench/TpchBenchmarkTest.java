@@ -26,6 +26,9 @@ class TpchBenchmarkTest {
         assertThat(options.memoryLimit()).isEqualTo(1L << 30);
         assertThat(options.targetPartitions()).isEqualTo(2);
         assertThatThrownBy(() -> BenchOptions.parse("--queries", "23")).isInstanceOf(QuiverException.class).hasMessageContaining("1 to 22");
+        assertThat(BenchOptions.parse("--no-quiver").quiver()).isFalse();
+        assertThatThrownBy(() -> BenchOptions.parse("--no-quiver", "--no-duckdb")).isInstanceOf(QuiverException.class)
+                .hasMessageContaining("leave nothing to run");
         assertThatThrownBy(() -> BenchOptions.parse("--fast")).isInstanceOf(QuiverException.class).hasMessageContaining("unknown option --fast");
     }
 
@@ -44,6 +47,20 @@ class TpchBenchmarkTest {
                 .allSatisfy(timing -> assertThat(timing.error()).isEmpty());
         assertThat(output).contains("q1 ", "q15 ", "sum ", "peak pool use");
         assertThat(report.cacheBytes()).isPositive();
+    }
+
+    @Test
+    void withoutQuiverRunsDuckDbAlone() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BenchOptions options = BenchOptions.parse("--sf", "0.01", "--queries", "1,6", "--warmups", "0", "--runs", "1", "--explain", "0", "--no-quiver");
+        TpchBenchmark.Report report = TpchBenchmark.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(report.timings()).allSatisfy(timing -> {
+            assertThat(timing.quiverMillis()).isEmpty();
+            assertThat(timing.duckdbMillis()).isPresent();
+            assertThat(timing.error()).isEmpty();
+        });
+        assertThat(report.timings().get(0).duckdbRows()).isEqualTo(4);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("2 queries ran on DuckDB alone", "(DuckDB alone)");
     }
 
     @Test

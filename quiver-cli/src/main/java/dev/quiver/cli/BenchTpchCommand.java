@@ -78,6 +78,9 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "(endpoint and credentials from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY; docs/s3.md); DuckDB reads the local files.")
     private String s3Prefix;
 
+    @Option(names = "--no-quiver", description = "Run DuckDB alone (its time and the process's peak RSS without Quiver's).")
+    private boolean noQuiver;
+
     @Option(names = "--scan-test", description = "Also time min and max of all 16 lineitem columns on both engines (rows/s, Arrow MiB/s).")
     private boolean scanTest;
 
@@ -154,6 +157,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withExplainSlowest(explainSlowest)
                     .withSource(BenchSource.fromName(source), Optional.ofNullable(dataDir))
                     .withScanTest(scanTest)
+                    .withQuiver(!noQuiver)
                     .withS3Prefix(Optional.ofNullable(s3Prefix))
                     .withCluster(cluster());
             if (s3Prefix != null && (!s3Prefix.startsWith("s3://") || options.source() != BenchSource.PARQUET)) {
