@@ -7,7 +7,7 @@ import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.ResourcesExhaustedException;
 import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.operator.aggregate.HashAggregateExec;
-import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -49,7 +49,7 @@ class GroupBySpillTest {
             try (QueryHandle handle = session.execute(QUERY)) {
                 assertThat(sorted(handle.collect().rows())).isEqualTo(expected);
                 long spills = PlanTree.nodesOf(handle.plan(), HashAggregateExec.class).stream()
-                        .mapToLong(aggregate -> aggregate.metrics().counters().getOrDefault(SortExec.SPILL_COUNT, 0L)).sum();
+                        .mapToLong(aggregate -> aggregate.metrics().counters().getOrDefault(SpillMetrics.SPILL_COUNT, 0L)).sum();
                 assertThat(spills).as("times the aggregate spilled").isPositive();
             }
             assertThat(session.memoryPool().used()).isZero();

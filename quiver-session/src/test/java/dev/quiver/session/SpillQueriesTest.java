@@ -9,6 +9,7 @@ import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanTree;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spill.SpillMetrics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ class SpillQueriesTest {
 
     private static long spills(ExecutionPlan plan) {
         return PlanTree.nodesOf(plan, SortExec.class).stream()
-                .mapToLong(sort -> sort.metrics().counters().getOrDefault(SortExec.SPILL_COUNT, 0L)).sum();
+                .mapToLong(sort -> sort.metrics().counters().getOrDefault(SpillMetrics.SPILL_COUNT, 0L)).sum();
     }
 
     /** The row count, an order-sensitive hash of every value, and the first and last rows in full. */

@@ -13,8 +13,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The spill files of one execution (a local query, or one task on a worker): a subdirectory of
@@ -31,8 +31,6 @@ public final class SpillDirectory implements AutoCloseable {
     private final CompressionCodec codec;
     private final FileOpener opener;
     private final Set<Path> live = new LinkedHashSet<>();
-    private final AtomicLong filesCreated = new AtomicLong();
-    private final AtomicLong bytesWritten = new AtomicLong();
     private Path directory;
     private long nextFile;
     private boolean closed;
@@ -57,13 +55,8 @@ public final class SpillDirectory implements AutoCloseable {
         this.opener = requireNonNull(opener, "opener is null");
     }
 
-    /** The parent every execution's subdirectory is made in. */
-    public Path parent() {
-        return parent;
-    }
-
     /** A new spill file for {@code consumer} (an operator partition, e.g. {@code SortExec[partition=1]}), open for writing. */
-    public SpillWriter newFile(String consumer, org.apache.arrow.vector.types.pojo.Schema schema) {
+    public SpillWriter newFile(String consumer, Schema schema) {
         Path path;
         synchronized (this) {
             if (closed) {
@@ -72,32 +65,12 @@ public final class SpillDirectory implements AutoCloseable {
             path = directory().resolve(sanitize(consumer) + "-" + (nextFile++) + ".arrow");
             live.add(path);
         }
-        filesCreated.incrementAndGet();
         try {
             return new SpillWriter(this, path, opener.openForWrite(path), schema, codec);
         } catch (IOException | RuntimeException e) {
             delete(path);
             throw failure("write spill file " + path, e);
         }
-    }
-
-    /** Files created so far. */
-    public long filesCreated() {
-        return filesCreated.get();
-    }
-
-    /** Bytes written to spill files so far. */
-    public long bytesWritten() {
-        return bytesWritten.get();
-    }
-
-    /** The files that exist now (written and not yet deleted). */
-    public synchronized List<Path> liveFiles() {
-        return List.copyOf(live);
-    }
-
-    void addWritten(long bytes) {
-        bytesWritten.addAndGet(bytes);
     }
 
     /** Deletes one file; a file already gone is fine. */

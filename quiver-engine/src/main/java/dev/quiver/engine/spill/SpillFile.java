@@ -25,13 +25,13 @@ public final class SpillFile {
     private final SpillDirectory owner;
     private final Path path;
     private final long rows;
-    private final long batches;
+    private final long bytes;
 
-    SpillFile(SpillDirectory owner, Path path, long rows, long batches) {
+    SpillFile(SpillDirectory owner, Path path, long rows, long bytes) {
         this.owner = requireNonNull(owner, "owner is null");
         this.path = requireNonNull(path, "path is null");
         this.rows = rows;
-        this.batches = batches;
+        this.bytes = bytes;
     }
 
     public Path path() {
@@ -42,8 +42,9 @@ public final class SpillFile {
         return rows;
     }
 
-    public long batches() {
-        return batches;
+    /** Its size as written (compressed). */
+    public long bytes() {
+        return bytes;
     }
 
     /** Reads the file's batches into {@code allocator}, each owned by the caller; closing the stream deletes the file. */

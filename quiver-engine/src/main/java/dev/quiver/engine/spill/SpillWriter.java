@@ -30,7 +30,6 @@ public final class SpillWriter implements AutoCloseable {
     private final WriteChannel out;
     private final CompressionCodec codec;
     private long rows;
-    private long batches;
     private boolean done;
 
     SpillWriter(SpillDirectory owner, Path path, FileChannel channel, Schema schema, CompressionCodec codec) throws IOException {
@@ -56,15 +55,12 @@ public final class SpillWriter implements AutoCloseable {
         if (batch.getRowCount() == 0) {
             return;
         }
-        long before = out.getCurrentPosition();
         try (ArrowRecordBatch record = new VectorUnloader(batch, true, codec, true).getRecordBatch()) {
             MessageSerializer.serialize(out, record);
         } catch (IOException | RuntimeException e) {
             throw SpillDirectory.failure("write spill file " + path, e);
         }
-        owner.addWritten(out.getCurrentPosition() - before);
         rows += batch.getRowCount();
-        batches++;
     }
 
     public long rows() {
@@ -85,7 +81,7 @@ public final class SpillWriter implements AutoCloseable {
             throw SpillDirectory.failure("write spill file " + path, e);
         }
         done = true;
-        return new SpillFile(owner, path, rows, batches);
+        return new SpillFile(owner, path, rows, out.getCurrentPosition());
     }
 
     /** Closes the file; unless {@link #finish() finished}, also deletes it. */

@@ -15,8 +15,8 @@ import dev.quiver.distributed.protocol.TaskReport;
 import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
-import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.testing.Eventually;
 import dev.quiver.session.QuerySession;
 import java.time.Duration;
@@ -87,7 +87,7 @@ class HighCardinalityGroupByTest {
             DistributedRun.assertSucceeded(run.finalPlan());
             long spills = run.finalPlan().taskReports().stream().flatMap(report -> report.metrics().stream())
                     .filter(node -> node.name().equals("HashAggregateExec"))
-                    .mapToLong(node -> node.counters().getOrDefault(SortExec.SPILL_COUNT, 0L)).sum();
+                    .mapToLong(node -> node.counters().getOrDefault(SpillMetrics.SPILL_COUNT, 0L)).sum();
             assertThat(spills).as("times the aggregates spilled").isPositive();
             assertThat(Eventually.await(() -> advisory.localCluster().orElseThrow().poolUsedBytes(), 0L, Duration.ofSeconds(10))).isZero();
         }

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.metrics.PartitionMetrics;
-import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.spill.SpillFile;
+import dev.quiver.engine.spill.SpillMetrics;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * level, which may spill in turn (depth-first, so at most {@link SpillPartitions#FAN_OUT} files per
  * level wait at once).
  *
- * <p>Counters, named as {@link SortExec}'s: {@code spill_count} (times the table was written
+ * <p>Counters, as {@link dev.quiver.engine.spill.SpillMetrics} names them: {@code spill_count} (times the table was written
  * out), {@code spilled_rows} (group-state rows written), {@code spilled_bytes}; and
  * {@code spill_levels}, the levels that spilled (above 1 when a spilled partition did not fit).
  */
@@ -96,9 +96,7 @@ final class AggregateSpiller implements AutoCloseable {
                 bytes += level.write(batch, row -> hashOfGroup.applyAsLong(first + row));
             }
         }
-        metrics.addCounter(SortExec.SPILL_COUNT, 1);
-        metrics.addCounter(SortExec.SPILLED_BYTES, bytes);
-        metrics.addCounter(SortExec.SPILLED_ROWS, groups);
+        SpillMetrics.record(metrics, bytes, groups);
         if (depth + 1 > levelsCounted) {
             metrics.addCounter(SPILL_LEVELS, depth + 1 - levelsCounted);
             levelsCounted = depth + 1;

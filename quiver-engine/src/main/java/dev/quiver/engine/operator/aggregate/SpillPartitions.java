@@ -2,13 +2,12 @@ package dev.quiver.engine.operator.aggregate;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.quiver.engine.batch.Take;
+import dev.quiver.engine.operator.exchange.PartitionSplit;
+import dev.quiver.engine.spill.PartitionedSpillWriter;
 import dev.quiver.engine.spill.SpillDirectory;
 import dev.quiver.engine.spill.SpillFile;
-import dev.quiver.engine.spill.SpillWriter;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.IntToLongFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -33,24 +32,19 @@ final class SpillPartitions implements AutoCloseable {
     /** Levels that may spill (0 is the operator's input); a table of level {@code MAX_DEPTH} that does not fit fails. */
     static final int MAX_DEPTH = 3;
 
-    private final SpillDirectory directory;
-    private final String consumer;
-    private final Schema schema;
+    private final PartitionedSpillWriter files;
     private final int depth;
     private final BufferAllocator allocator;
-    private final SpillWriter[] writers = new SpillWriter[FAN_OUT];
-    private final int[] counts = new int[FAN_OUT];
-    private int[][] rows = new int[FAN_OUT][0];
 
     SpillPartitions(SpillDirectory directory, String consumer, Schema schema, int depth, BufferAllocator allocator) {
-        this.directory = requireNonNull(directory, "directory is null");
-        this.consumer = requireNonNull(consumer, "consumer is null");
-        this.schema = requireNonNull(schema, "schema is null");
+        requireNonNull(directory, "directory is null");
+        requireNonNull(consumer, "consumer is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         if (depth < 0 || depth >= MAX_DEPTH) {
             throw new IllegalArgumentException("spill depth " + depth + " outside [0, " + MAX_DEPTH + ")");
         }
         this.depth = depth;
+        this.files = new PartitionedSpillWriter(directory, consumer + "-level" + depth, requireNonNull(schema, "schema is null"), FAN_OUT);
     }
 
     /** The file of level {@code depth} a group of hash {@code hash} goes to. */
@@ -63,39 +57,21 @@ final class SpillPartitions implements AutoCloseable {
      * row {@code i} having group hash {@code hashOfRow(i)}; returns the bytes written.
      */
     long write(VectorSchemaRoot states, IntToLongFunction hashOfRow) {
-        int count = states.getRowCount();
-        if (rows[0].length < count) {
-            rows = new int[FAN_OUT][count];
+        int[] partitions = new int[states.getRowCount()];
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i] = partition(hashOfRow.applyAsLong(i), depth);
         }
-        Arrays.fill(counts, 0);
-        for (int i = 0; i < count; i++) {
-            int p = partition(hashOfRow.applyAsLong(i), depth);
-            rows[p][counts[p]++] = i;
-        }
+        PartitionSplit split = PartitionSplit.of(partitions, FAN_OUT);
         long bytes = 0;
         for (int p = 0; p < FAN_OUT; p++) {
-            if (counts[p] == 0) {
+            if (split.count(p) == 0) {
                 continue;
             }
-            SpillWriter writer = writer(p);
-            long before = writer.bytes();
-            if (counts[p] == count) {
-                writer.write(states);
-            } else {
-                try (VectorSchemaRoot part = Take.take(states, rows[p], counts[p], allocator)) {
-                    writer.write(part);
-                }
+            try (VectorSchemaRoot part = split.take(states, p, allocator)) {
+                bytes += files.write(p, part);
             }
-            bytes += writer.bytes() - before;
         }
         return bytes;
-    }
-
-    private SpillWriter writer(int p) {
-        if (writers[p] == null) {
-            writers[p] = directory.newFile(consumer + "-level" + depth + "-part" + p, schema);
-        }
-        return writers[p];
     }
 
     /**
@@ -103,38 +79,12 @@ final class SpillPartitions implements AutoCloseable {
      * deleted (and {@link #close()} deletes the others).
      */
     List<SpillFile> finish() {
-        List<SpillFile> files = new ArrayList<>(FAN_OUT);
-        try {
-            for (int p = 0; p < FAN_OUT; p++) {
-                if (writers[p] != null) {
-                    SpillFile file = writers[p].finish();
-                    writers[p] = null;
-                    files.add(file);
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            files.forEach(SpillFile::delete);
-            throw e;
-        }
-        return files;
+        return files.finish().stream().filter(Objects::nonNull).toList();
     }
 
     /** Closes (and deletes) the files not {@link #finish() finished}. */
     @Override
     public void close() {
-        RuntimeException first = null;
-        for (int p = 0; p < FAN_OUT; p++) {
-            if (writers[p] != null) {
-                try {
-                    writers[p].close();
-                } catch (RuntimeException e) {
-                    first = first == null ? e : first;
-                }
-                writers[p] = null;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        files.close();
     }
 }

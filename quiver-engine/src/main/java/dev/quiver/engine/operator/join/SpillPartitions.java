@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.metrics.PartitionMetrics;
+import dev.quiver.engine.operator.exchange.BatchConcat;
 import dev.quiver.engine.operator.exchange.PartitionSplit;
-import dev.quiver.engine.operator.sort.SortExec;
+import dev.quiver.engine.spill.PartitionedSpillWriter;
 import dev.quiver.engine.spill.SpillFile;
-import dev.quiver.engine.spill.SpillWriter;
+import dev.quiver.engine.spill.SpillMetrics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -25,15 +27,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Used by one thread.
  */
 final class SpillPartitions implements AutoCloseable {
-    private final String consumer;
-    private final Schema schema;
+    private final PartitionedSpillWriter files;
     private final int level;
     private final SpillHash hash;
     private final TaskContext context;
     private final PartitionMetrics metrics;
     private final boolean[] dropped;
-    private final SpillWriter[] writers = new SpillWriter[SpillHash.FAN_OUT];
-    private final List<dev.quiver.engine.operator.exchange.BatchConcat> pending = new ArrayList<>(SpillHash.FAN_OUT);
+    private final List<BatchConcat> pending = new ArrayList<>(SpillHash.FAN_OUT);
     private boolean done;
 
     /**
@@ -42,15 +42,15 @@ final class SpillPartitions implements AutoCloseable {
      */
     SpillPartitions(String consumer, Schema schema, int level, SpillHash hash, boolean[] dropped, TaskContext context,
             PartitionMetrics metrics) {
-        this.consumer = requireNonNull(consumer, "consumer is null");
-        this.schema = requireNonNull(schema, "schema is null");
         this.level = level;
         this.hash = requireNonNull(hash, "hash is null");
         this.context = requireNonNull(context, "context is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.dropped = dropped == null ? new boolean[SpillHash.FAN_OUT] : dropped.clone();
+        this.files = new PartitionedSpillWriter(context.spillDirectory(), requireNonNull(consumer, "consumer is null") + "-level" + level,
+                requireNonNull(schema, "schema is null"), SpillHash.FAN_OUT);
         for (int p = 0; p < SpillHash.FAN_OUT; p++) {
-            pending.add(new dev.quiver.engine.operator.exchange.BatchConcat(context.allocator(), context.batchSize()));
+            pending.add(new BatchConcat(context.allocator(), context.batchSize()));
         }
     }
 
@@ -80,15 +80,8 @@ final class SpillPartitions implements AutoCloseable {
 
     private void write(int partition, VectorSchemaRoot batch) {
         try (batch) {
-            writer(partition).write(batch);
+            files.write(partition, batch);
         }
-    }
-
-    private SpillWriter writer(int partition) {
-        if (writers[partition] == null) {
-            writers[partition] = context.spillDirectory().newFile(consumer + "-level" + level + "-p" + partition, schema);
-        }
-        return writers[partition];
     }
 
     /** The file of each partition, null where no row went; the caller owns (and deletes) them. */
@@ -99,26 +92,11 @@ final class SpillPartitions implements AutoCloseable {
                 write(p, rest);
             }
         }
-        List<SpillFile> files = new ArrayList<>(SpillHash.FAN_OUT);
-        try {
-            for (int p = 0; p < SpillHash.FAN_OUT; p++) {
-                SpillWriter writer = writers[p];
-                if (writer == null) {
-                    files.add(null);
-                    continue;
-                }
-                files.add(writer.finish());
-                metrics.addCounter(SortExec.SPILL_COUNT, 1);
-                metrics.addCounter(SortExec.SPILLED_BYTES, writer.bytes());
-                metrics.addCounter(SortExec.SPILLED_ROWS, writer.rows());
-            }
-        } catch (RuntimeException | Error e) {
-            files.stream().filter(f -> f != null).forEach(SpillFile::delete);
-            throw e;
-        }
+        List<SpillFile> finished = files.finish();
+        finished.stream().filter(Objects::nonNull).forEach(file -> SpillMetrics.record(metrics, file));
         done = true;
-        pending.forEach(dev.quiver.engine.operator.exchange.BatchConcat::close);
-        return files;
+        pending.forEach(BatchConcat::close);
+        return finished;
     }
 
     /** Deletes the files unless {@link #finish() finished}. */
@@ -128,20 +106,7 @@ final class SpillPartitions implements AutoCloseable {
             return;
         }
         done = true;
-        pending.forEach(dev.quiver.engine.operator.exchange.BatchConcat::close);
-        RuntimeException first = null;
-        for (SpillWriter writer : writers) {
-            if (writer == null) {
-                continue;
-            }
-            try {
-                writer.close();
-            } catch (RuntimeException e) {
-                first = first == null ? e : first;
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        pending.forEach(BatchConcat::close);
+        files.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.quiver.engine.operator.sort;
 
 import dev.quiver.engine.execution.PlanChecks;
 import dev.quiver.engine.operator.limit.LimitStatistics;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.stats.Statistics;
 import java.util.OptionalInt;
 import static java.util.Objects.requireNonNull;
@@ -51,9 +52,6 @@ public final class SortExec extends AbstractExecutionPlan {
     /** Spilled runs merged at once; more are first merged in groups of this many into longer runs. */
     static final int MAX_MERGE_FAN_IN = 32;
     /** Counters of a partition that spilled. */
-    public static final String SPILL_COUNT = "spill_count";
-    public static final String SPILLED_BYTES = "spilled_bytes";
-    public static final String SPILLED_ROWS = "spilled_rows";
 
     public SortExec(ExecutionPlan input, List<SortKey> keys, OptionalLong fetch, boolean preservePartitioning) {
         this.input = requireNonNull(input, "input is null");
@@ -258,10 +256,9 @@ public final class SortExec extends AbstractExecutionPlan {
                         largestRunBatch = Math.max(largestRunBatch, Batches.sizeInBytes(chunk));
                     }
                 }
-                runs.add(writer.finish());
-                partitionMetrics.addCounter(SPILL_COUNT, 1);
-                partitionMetrics.addCounter(SPILLED_BYTES, writer.bytes());
-                partitionMetrics.addCounter(SPILLED_ROWS, writer.rows());
+                SpillFile run = writer.finish();
+                runs.add(run);
+                SpillMetrics.record(partitionMetrics, run);
             }
             buffer.clear();
         }

@@ -146,7 +146,8 @@ public final class SortedMerge implements AutoCloseable {
                     next.close();
                     continue;
                 }
-                long bytes = Batches.sizeInBytes(next);
+                // unaccounted (a merge of live partitions), the size is not needed: skip summing the buffers per batch
+                long bytes = reservation == null ? 0 : Batches.sizeInBytes(next);
                 if (reservation != null) {
                     try {
                         reservation.grow(bytes);

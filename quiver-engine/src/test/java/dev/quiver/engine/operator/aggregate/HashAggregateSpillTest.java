@@ -31,9 +31,9 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
-import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spill.SpillDirectory;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.testing.CancelOnceSpilled;
 import dev.quiver.engine.testing.TestingContext;
 import dev.quiver.engine.types.QuiverTypes;
@@ -151,7 +151,7 @@ class HashAggregateSpillTest {
         InMemory oracle = inMemory(plan);
         assertThat(oracle.rows().size()).isGreaterThan(5_000);
         assertThat(oracle.rows().stream().mapToLong(row -> (Long) row.get(2)).sum()).isEqualTo(ROW_COUNT);
-        assertThat(plan.metrics().partition(0).counters()).doesNotContainKey(SortExec.SPILL_COUNT);
+        assertThat(plan.metrics().partition(0).counters()).doesNotContainKey(SpillMetrics.SPILL_COUNT);
 
         MemoryPool pool = new MemoryPool(oracle.peak() / 4);
         try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true)))) {
@@ -159,9 +159,9 @@ class HashAggregateSpillTest {
             assertThat(sorted(testing.rows(spilling))).isEqualTo(oracle.rows());
             for (int p = 0; p < 2; p++) {
                 Map<String, Long> counters = spilling.metrics().partition(p).counters();
-                assertThat(counters.get(SortExec.SPILL_COUNT)).as("partition %s spilled", p).isPositive();
-                assertThat(counters.get(SortExec.SPILLED_ROWS)).isPositive();
-                assertThat(counters.get(SortExec.SPILLED_BYTES)).isPositive();
+                assertThat(counters.get(SpillMetrics.SPILL_COUNT)).as("partition %s spilled", p).isPositive();
+                assertThat(counters.get(SpillMetrics.SPILLED_ROWS)).isPositive();
+                assertThat(counters.get(SpillMetrics.SPILLED_BYTES)).isPositive();
             }
             assertThat(pool.used()).isZero();
         }
@@ -179,7 +179,7 @@ class HashAggregateSpillTest {
         try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true)))) {
             HashAggregateExec spilling = single(new MemoryScanExec(SCHEMA, List.of(ROWS)), keys, AGGREGATES);
             assertThat(sorted(testing.rows(spilling))).isEqualTo(oracle.rows());
-            assertThat(spilling.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isPositive();
+            assertThat(spilling.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isPositive();
         }
         assertThat(filesUnder(spillDirectory)).isEmpty();
     }
@@ -256,7 +256,7 @@ class HashAggregateSpillTest {
                 first.close();
                 assertThat(filesUnder(spillDirectory)).isNotEmpty();
             }
-            assertThat(spilling.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isPositive();
+            assertThat(spilling.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isPositive();
             assertThat(testing.pool().used()).isZero();
             // the stream deleted its files itself, before the execution's spill directory closed
             assertThat(filesUnder(spillDirectory).stream().filter(Files::isRegularFile)).isEmpty();
@@ -277,7 +277,7 @@ class HashAggregateSpillTest {
             try {
                 assertThatThrownBy(() -> PlanExecutor.collectRows(spilling, context))
                         .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
-                assertThat(spilling.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isPositive();
+                assertThat(spilling.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isPositive();
             } finally {
                 context.close();
             }

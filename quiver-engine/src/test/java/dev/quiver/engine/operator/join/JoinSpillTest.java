@@ -25,9 +25,9 @@ import dev.quiver.engine.metrics.PartitionMetrics;
 import dev.quiver.engine.operator.exchange.CoalescePartitionsExec;
 import dev.quiver.engine.operator.exchange.RepartitionExec;
 import dev.quiver.engine.operator.limit.GlobalLimitExec;
-import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spill.SpillDirectory;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.testing.CancelOnceFilesExist;
 import dev.quiver.engine.testing.TestingContext;
 import java.io.IOException;
@@ -133,7 +133,7 @@ class JoinSpillTest {
         try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true)))) {
             HashJoinExec join = join(type, keys, filtered, LEFT_ROWS, RIGHT_ROWS);
             List<String> rows = sorted(testing.rows(join));
-            assertThat(counter(join, SortExec.SPILL_COUNT)).isZero();
+            assertThat(counter(join, SpillMetrics.SPILL_COUNT)).isZero();
             return new InMemory(rows, pool.peak());
         }
     }
@@ -148,11 +148,11 @@ class JoinSpillTest {
             HashJoinExec join = join(type, keys, filtered, LEFT_ROWS, RIGHT_ROWS);
             assertThat(sorted(testing.rows(join))).isEqualTo(expected.rows());
             for (int p = 0; p < PARTITIONS; p++) {
-                assertThat(join.metrics().partition(p).counters().get(SortExec.SPILL_COUNT)).as("partition %s spilled", p).isPositive();
+                assertThat(join.metrics().partition(p).counters().get(SpillMetrics.SPILL_COUNT)).as("partition %s spilled", p).isPositive();
             }
-            assertThat(counter(join, SortExec.SPILLED_BYTES)).isPositive();
+            assertThat(counter(join, SpillMetrics.SPILLED_BYTES)).isPositive();
             // every build row is spilled, and every probe row whose spill partition has build rows (all, with these keys)
-            assertThat(counter(join, SortExec.SPILLED_ROWS)).isGreaterThanOrEqualTo(LEFT_ROWS.size() + RIGHT_ROWS.size());
+            assertThat(counter(join, SpillMetrics.SPILLED_ROWS)).isGreaterThanOrEqualTo(LEFT_ROWS.size() + RIGHT_ROWS.size());
             assertThat(join.metrics().outputRows()).isEqualTo(expected.rows().size());
             assertThat(pool.used()).isZero();
         }
@@ -167,7 +167,7 @@ class JoinSpillTest {
             HashJoinExec join = join(JoinType.FULL, Keys.LONG, false, LEFT_ROWS, RIGHT_ROWS);
             assertThat(sorted(testing.rows(join))).isEqualTo(expected.rows());
             // more files than one split per side and partition makes: some partitions were split again
-            assertThat(counter(join, SortExec.SPILL_COUNT)).isGreaterThan(2L * PARTITIONS * SpillHash.FAN_OUT);
+            assertThat(counter(join, SpillMetrics.SPILL_COUNT)).isGreaterThan(2L * PARTITIONS * SpillHash.FAN_OUT);
         }
         assertThat(filesUnder(spillDirectory)).isEmpty();
     }
@@ -208,7 +208,7 @@ class JoinSpillTest {
         try (TestingContext testing = new TestingContext(pool, new ExecutionConfig(settings(true)))) {
             HashJoinExec join = join(JoinType.INNER, Keys.LONG, false, LEFT_ROWS, RIGHT_ROWS);
             assertThat(testing.rows(new GlobalLimitExec(new CoalescePartitionsExec(join), 0, OptionalLong.of(10)))).hasSize(10);
-            assertThat(counter(join, SortExec.SPILL_COUNT)).isPositive();
+            assertThat(counter(join, SpillMetrics.SPILL_COUNT)).isPositive();
             assertThat(pool.used()).isZero();
         }
         assertThat(filesUnder(spillDirectory)).isEmpty();
@@ -226,7 +226,7 @@ class JoinSpillTest {
             try {
                 assertThatThrownBy(() -> PlanExecutor.collectRows(join, context))
                         .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
-                assertThat(counter(join, SortExec.SPILL_COUNT)).isPositive();
+                assertThat(counter(join, SpillMetrics.SPILL_COUNT)).isPositive();
             } finally {
                 context.close();
             }

@@ -22,6 +22,7 @@ import dev.quiver.engine.memory.MemoryPool;
 import dev.quiver.engine.operator.exchange.SortPreservingMergeExec;
 import dev.quiver.engine.source.memory.MemoryScanExec;
 import dev.quiver.engine.spill.SpillDirectory;
+import dev.quiver.engine.spill.SpillMetrics;
 import dev.quiver.engine.testing.CancelOnceFilesExist;
 import dev.quiver.engine.testing.TestingContext;
 import java.io.IOException;
@@ -58,7 +59,7 @@ class SortSpillTest {
         try (TestingContext testing = new TestingContext(MemoryPool.unlimited(), new ExecutionConfig(settings(batchSize, true)))) {
             SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(ROWS)), KEYS, OptionalLong.empty(), false);
             assertThat(testing.rows(sort)).isEqualTo(sorted(ROWS, KEYS));
-            assertThat(sort.metrics().partition(0).counters()).doesNotContainKey(SortExec.SPILL_COUNT);
+            assertThat(sort.metrics().partition(0).counters()).doesNotContainKey(SpillMetrics.SPILL_COUNT);
             return sort.metrics().partition(0).peakMemoryBytes();
         }
     }
@@ -73,9 +74,9 @@ class SortSpillTest {
             SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(ROWS)), KEYS, OptionalLong.empty(), false);
             assertThat(testing.rows(sort)).isEqualTo(sorted(ROWS, KEYS));
             Map<String, Long> counters = sort.metrics().partition(0).counters();
-            assertThat(counters.get(SortExec.SPILL_COUNT)).isBetween(4L, (long) SortExec.MAX_MERGE_FAN_IN);
-            assertThat(counters.get(SortExec.SPILLED_ROWS)).isEqualTo(ROWS.size());
-            assertThat(counters.get(SortExec.SPILLED_BYTES)).isPositive();
+            assertThat(counters.get(SpillMetrics.SPILL_COUNT)).isBetween(4L, (long) SortExec.MAX_MERGE_FAN_IN);
+            assertThat(counters.get(SpillMetrics.SPILLED_ROWS)).isEqualTo(ROWS.size());
+            assertThat(counters.get(SpillMetrics.SPILLED_BYTES)).isPositive();
             assertThat(sort.metrics().partition(0).peakMemoryBytes()).isLessThanOrEqualTo(peak / 4);
             assertThat(pool.used()).isZero();
         }
@@ -89,7 +90,7 @@ class SortSpillTest {
             SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(ROWS)), KEYS, OptionalLong.empty(), false);
             assertThat(testing.rows(sort)).isEqualTo(sorted(ROWS, KEYS));
             // more runs than one merge can hold a batch of each of: merged runs are spilled again
-            assertThat(sort.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isGreaterThan(SortExec.MAX_MERGE_FAN_IN);
+            assertThat(sort.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isGreaterThan(SortExec.MAX_MERGE_FAN_IN);
         }
         assertThat(filesUnder(spillDirectory)).isEmpty();
     }
@@ -107,7 +108,7 @@ class SortSpillTest {
         try (TestingContext testing = new TestingContext(new MemoryPool(peak / 5), new ExecutionConfig(settings(100, true)))) {
             SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(ROWS)), bySmallInt, OptionalLong.empty(), false);
             List<List<Object>> result = testing.rows(sort);
-            assertThat(sort.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isGreaterThan(1);
+            assertThat(sort.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isGreaterThan(1);
             // List.sort is stable: equal keys keep their input (id) order
             assertThat(result).isEqualTo(sorted(ROWS, bySmallInt));
         }
@@ -122,8 +123,8 @@ class SortSpillTest {
             SortExec sort = new SortExec(new MemoryScanExec(SCHEMA, List.of(half1, half2)), KEYS, OptionalLong.empty(), true);
             List<List<Object>> result = testing.rows(new SortPreservingMergeExec(sort, KEYS, OptionalLong.empty()));
             assertThat(result).isEqualTo(sorted(ROWS, KEYS));
-            assertThat(sort.metrics().partition(0).counters()).containsKey(SortExec.SPILL_COUNT);
-            assertThat(sort.metrics().partition(1).counters()).containsKey(SortExec.SPILL_COUNT);
+            assertThat(sort.metrics().partition(0).counters()).containsKey(SpillMetrics.SPILL_COUNT);
+            assertThat(sort.metrics().partition(1).counters()).containsKey(SpillMetrics.SPILL_COUNT);
         }
         assertThat(filesUnder(spillDirectory)).isEmpty();
     }
@@ -178,7 +179,7 @@ class SortSpillTest {
             try {
                 assertThatThrownBy(() -> PlanExecutor.collectRows(sort, context))
                         .isInstanceOfSatisfying(QuiverException.class, e -> assertThat(e.errorCode()).isEqualTo(ErrorCode.QUERY_CANCELLED));
-                assertThat(sort.metrics().partition(0).counters().get(SortExec.SPILL_COUNT)).isPositive();
+                assertThat(sort.metrics().partition(0).counters().get(SpillMetrics.SPILL_COUNT)).isPositive();
             } finally {
                 context.close();
             }
