@@ -7,6 +7,8 @@ import dev.quiver.engine.config.EngineSettings;
 import dev.quiver.engine.execution.BatchStream;
 import dev.quiver.engine.execution.ExecutionPlan;
 import dev.quiver.engine.execution.PlanTree;
+import dev.quiver.engine.operator.aggregate.HashAggregateExec;
+import dev.quiver.engine.operator.join.HashJoinExec;
 import dev.quiver.engine.operator.sort.SortExec;
 import dev.quiver.engine.source.tpch.TpchCatalog;
 import dev.quiver.engine.spill.SpillMetrics;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.apache.arrow.vector.FieldVector;
@@ -74,9 +77,97 @@ class SpillQueriesTest {
         }
     }
 
+    @Test
+    void groupByOrderAndPartOfAllOfLineitemSpillsWithAQuarterOfTheMemory() throws IOException {
+        String sql = "select l_orderkey, l_partkey, count(*), sum(l_quantity), min(l_comment), max(l_shipdate) "
+                + "from lineitem group by l_orderkey, l_partkey";
+        RowSet spilled = aQuarterOfTheMemoryGivesTheSameRows(sql, Map.of(), HashAggregateExec.class);
+        // (order, part) pairs are almost all distinct: the groups are about as many as the rows
+        assertThat(spilled.rows()).isGreaterThan(500_000);
+    }
+
+    @Test
+    void lineitemJoinOrdersSpillsWithAQuarterOfTheMemory() throws IOException {
+        String sql = "select l_orderkey, l_linenumber, l_extendedprice, o_orderdate, o_orderpriority, o_comment "
+                + "from lineitem join orders on l_orderkey = o_orderkey";
+        // orders' 150,000 rows are below the planner's broadcast threshold, which cannot spill: partition both sides
+        RowSet spilled = aQuarterOfTheMemoryGivesTheSameRows(sql, Map.of("hash_join_collect_left_max_rows", "1000"), HashJoinExec.class);
+        assertThat(spilled.rows()).isEqualTo(600_572);
+    }
+
+    /**
+     * Runs {@code sql} with an unlimited pool, then with a quarter of the peak it reached, and checks
+     * that the second gives the same multiset of rows, that {@code spilling} operators spilled to
+     * files that are gone afterwards, and that the pool is back to 0.
+     */
+    private RowSet aQuarterOfTheMemoryGivesTheSameRows(String sql, Map<String, String> settings, Class<? extends ExecutionPlan> spilling)
+            throws IOException {
+        RowSet inMemory;
+        long needed;
+        try (QuerySession session = session(Long.MAX_VALUE, settings)) {
+            try (QueryHandle handle = session.execute(sql)) {
+                inMemory = RowSet.of(handle);
+                assertThat(spills(handle.plan(), spilling)).isZero();
+            }
+            needed = session.memoryPool().peak();
+        }
+        try (QuerySession session = session(needed / 4, settings)) {
+            try (QueryHandle handle = session.execute(sql)) {
+                assertThat(RowSet.of(handle)).isEqualTo(inMemory);
+                assertThat(spills(handle.plan(), spilling)).isPositive();
+            }
+            assertThat(session.memoryPool().used()).isZero();
+        }
+        try (Stream<Path> left = Files.walk(spillDirectory)) {
+            assertThat(left.filter(path -> !path.equals(spillDirectory)).toList()).isEmpty();
+        }
+        return inMemory;
+    }
+
+    private QuerySession session(long memoryLimit, Map<String, String> settings) {
+        QuerySession.Builder builder = QuerySession.builder().catalog(catalog).targetPartitions(2)
+                .set(EngineSettings.SPILL_DIRECTORY, spillDirectory.toString());
+        if (memoryLimit != Long.MAX_VALUE) {
+            builder.memoryLimit(memoryLimit);
+        }
+        settings.forEach(builder::set);
+        return builder.build();
+    }
+
     private static long spills(ExecutionPlan plan) {
-        return PlanTree.nodesOf(plan, SortExec.class).stream()
-                .mapToLong(sort -> sort.metrics().counters().getOrDefault(SpillMetrics.SPILL_COUNT, 0L)).sum();
+        return spills(plan, SortExec.class);
+    }
+
+    private static long spills(ExecutionPlan plan, Class<? extends ExecutionPlan> operator) {
+        return PlanTree.nodesOf(plan, operator).stream()
+                .mapToLong(node -> node.metrics().counters().getOrDefault(SpillMetrics.SPILL_COUNT, 0L)).sum();
+    }
+
+    /** The row count and an order-insensitive digest of every row: for results whose order is not defined. */
+    private record RowSet(long rows, long sum, long xor) {
+        static RowSet of(QueryHandle handle) {
+            long rows = 0;
+            long sum = 0;
+            long xor = 0;
+            BatchStream stream = handle.stream();
+            for (VectorSchemaRoot next = stream.next(); next != null; next = stream.next()) {
+                try (VectorSchemaRoot batch = next) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        long hash = 17;
+                        for (FieldVector vector : batch.getFieldVectors()) {
+                            hash = hash * 1_000_003 + Objects.hashCode(VectorValues.get(vector, row));
+                        }
+                        // mixed so that sums of nearby hashes do not collide; the sum still counts a row twice where the xor cannot
+                        long mixed = hash * 0x9E3779B97F4A7C15L;
+                        mixed ^= mixed >>> 29;
+                        rows++;
+                        sum += mixed;
+                        xor ^= mixed;
+                    }
+                }
+            }
+            return new RowSet(rows, sum, xor);
+        }
     }
 
     /** The row count, an order-sensitive hash of every value, and the first and last rows in full. */
