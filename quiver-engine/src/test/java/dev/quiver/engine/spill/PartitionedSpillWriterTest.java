@@ -12,6 +12,7 @@ import dev.quiver.engine.types.QuiverTypes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -64,7 +65,7 @@ class PartitionedSpillWriterTest {
     private static long write(PartitionedSpillWriter writer, int partition, BufferAllocator allocator, Long... ids) {
         List<List<Object>> rows = new ArrayList<>();
         for (Long id : ids) {
-            rows.add(java.util.Collections.singletonList(id));
+            rows.add(Collections.singletonList(id));
         }
         try (VectorSchemaRoot batch = Batches.fromRows(SCHEMA, rows, allocator)) {
             return writer.write(partition, batch);

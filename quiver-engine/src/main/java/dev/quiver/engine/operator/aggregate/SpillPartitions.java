@@ -37,7 +37,6 @@ final class SpillPartitions implements AutoCloseable {
     private final BufferAllocator allocator;
 
     SpillPartitions(SpillDirectory directory, String consumer, Schema schema, int depth, BufferAllocator allocator) {
-        requireNonNull(directory, "directory is null");
         requireNonNull(consumer, "consumer is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         if (depth < 0 || depth >= MAX_DEPTH) {

@@ -65,7 +65,7 @@ final class RepartitionState implements AutoCloseable {
             starter.run();
         } catch (RuntimeException | Error e) {
             // the other outputs wait on producers that will never run: they must see the failure too
-            fail(BatchChannel.asRuntime(e));
+            fail(e);
             throw e;
         }
     }

@@ -51,7 +51,6 @@ public final class SortExec extends AbstractExecutionPlan {
 
     /** Spilled runs merged at once; more are first merged in groups of this many into longer runs. */
     static final int MAX_MERGE_FAN_IN = 32;
-    /** Counters of a partition that spilled. */
 
     public SortExec(ExecutionPlan input, List<SortKey> keys, OptionalLong fetch, boolean preservePartitioning) {
         this.input = requireNonNull(input, "input is null");
@@ -296,9 +295,8 @@ public final class SortExec extends AbstractExecutionPlan {
          * cannot starve another that is still collecting.
          */
         private int mergeFanIn() {
-            long free = reservation.headroom();
             long perRun = Math.max(1, 2 * largestRunBatch);
-            return (int) Math.max(2, Math.min(MAX_MERGE_FAN_IN, free / perRun));
+            return (int) Math.max(2, Math.min(MAX_MERGE_FAN_IN, reservation.headroom() / perRun));
         }
 
         /** A merge of {@code group}, whose files it deletes when closed (those it could not open are deleted here). */

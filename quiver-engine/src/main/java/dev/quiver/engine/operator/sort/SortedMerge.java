@@ -146,9 +146,10 @@ public final class SortedMerge implements AutoCloseable {
                     next.close();
                     continue;
                 }
-                // unaccounted (a merge of live partitions), the size is not needed: skip summing the buffers per batch
-                long bytes = reservation == null ? 0 : Batches.sizeInBytes(next);
+                // a merge of live partitions accounts nothing, so it need not sum each batch's buffers
+                long bytes = 0;
                 if (reservation != null) {
+                    bytes = Batches.sizeInBytes(next);
                     try {
                         reservation.grow(bytes);
                     } catch (RuntimeException e) {

@@ -52,10 +52,8 @@ class ExchangeOpensInputsFirstTest {
             assertThat(testing.rows(exchange.apply(recorder))).hasSize(rows().size());
         }
         List<String> events = recorder.events();
-        int lastOpen = lastIndexStartingWith(events, "open");
-        int firstRead = events.indexOf(events.stream().filter(e -> e.startsWith("read")).findFirst().orElseThrow());
         assertThat(events.stream().filter(e -> e.startsWith("open"))).hasSize(PARTITIONS);
-        assertThat(lastOpen).as("events %s", events).isLessThan(firstRead);
+        assertThat(lastIndexStartingWith(events, "open")).as("events %s", events).isLessThan(firstIndexStartingWith(events, "read"));
         assertThat(events.stream().filter(e -> e.startsWith("close"))).hasSize(PARTITIONS);
     }
 
@@ -68,6 +66,15 @@ class ExchangeOpensInputsFirstTest {
         }
         List<String> events = recorder.events();
         assertThat(events).containsExactly("open 0", "open 1", "close 0", "close 1");
+    }
+
+    private static int firstIndexStartingWith(List<String> events, String prefix) {
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no event " + prefix + " in " + events);
     }
 
     private static int lastIndexStartingWith(List<String> events, String prefix) {
