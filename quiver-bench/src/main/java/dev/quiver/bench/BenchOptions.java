@@ -36,10 +36,11 @@ import java.util.Optional;
  *     (uploaded once from {@code dataDir}; endpoint and credentials from the AWS environment variables,
  *     docs/s3.md), DuckDB still from the local files
  * @param quiver whether to run Quiver ({@code --no-quiver} runs DuckDB alone, e.g. to see its peak RSS without Quiver's)
+ * @param settings session settings ({@code SET name = value}) of the single-node session and of the distributed one
  */
 public record BenchOptions(double scaleFactor, int targetPartitions, long memoryLimit, int warmups, int runs, List<Integer> queries,
         boolean duckdb, int duckdbThreads, long cacheLimit, int explainSlowest, BenchSource source, Optional<Path> dataDir, boolean scanTest,
-        Optional<Cluster> cluster, Optional<String> s3Prefix, boolean quiver) {
+        Optional<Cluster> cluster, Optional<String> s3Prefix, boolean quiver, Map<String, String> settings) {
     private static final List<String> FLAGS = List.of("--sf", "--partitions", "--memory", "--warmups", "--runs", "--queries",
             "--duckdb-threads", "--cache", "--explain", "--source", "--data-dir", "--s3-prefix");
 
@@ -50,6 +51,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
         requireNonNull(dataDir, "dataDir is null");
         requireNonNull(cluster, "cluster is null");
         requireNonNull(s3Prefix, "s3Prefix is null");
+        settings = Map.copyOf(requireNonNull(settings, "settings is null"));
         if (!(scaleFactor > 0)) {
             throw invalid("scale factor must be positive: " + scaleFactor);
         }
@@ -75,60 +77,65 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      */
     public static BenchOptions defaults() {
         return new BenchOptions(1, 2, ByteSize.parseBytes("3GiB"), 1, 3, TpchQueries.NUMBERS, true, 2, ByteSize.parseBytes("3GiB"), 3,
-                BenchSource.GENERATED, Optional.empty(), false, Optional.empty(), Optional.empty(), true);
+                BenchSource.GENERATED, Optional.empty(), false, Optional.empty(), Optional.empty(), true, Map.of());
     }
 
     public BenchOptions withScaleFactor(double sf) {
-        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(sf, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withTargetPartitions(int partitions) {
-        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, partitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withMemoryLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, targetPartitions, bytes, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withRuns(int warmupRuns, int measuredRuns) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmupRuns, measuredRuns, queries, duckdb, duckdbThreads, cacheLimit,
-                explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+                explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withQueries(List<Integer> numbers) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, numbers, duckdb, duckdbThreads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withQuiver(boolean enabled) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, cluster, s3Prefix, enabled);
+                source, dataDir, scanTest, cluster, s3Prefix, enabled, settings);
     }
 
     public BenchOptions withDuckDb(boolean enabled, int threads) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, enabled, threads, cacheLimit, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withCacheLimit(long bytes) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, bytes, explainSlowest, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withExplainSlowest(int count) {
-        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster, s3Prefix, quiver);
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, count, source, dataDir, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withSource(BenchSource fileSource, Optional<Path> directory) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                fileSource, directory, scanTest, cluster, s3Prefix, quiver);
+                fileSource, directory, scanTest, cluster, s3Prefix, quiver, settings);
     }
 
     public BenchOptions withS3Prefix(Optional<String> prefix) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, cluster, prefix, quiver);
+                source, dataDir, scanTest, cluster, prefix, quiver, settings);
     }
 
     public BenchOptions withScanTest(boolean enabled) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, enabled, cluster, s3Prefix, quiver);
+                source, dataDir, enabled, cluster, s3Prefix, quiver, settings);
+    }
+
+    public BenchOptions withSettings(Map<String, String> values) {
+        return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
+                source, dataDir, scanTest, cluster, s3Prefix, quiver, values);
     }
 
     /**
@@ -159,7 +166,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
 
     public BenchOptions withCluster(Optional<Cluster> distributed) {
         return new BenchOptions(scaleFactor, targetPartitions, memoryLimit, warmups, runs, queries, duckdb, duckdbThreads, cacheLimit, explainSlowest,
-                source, dataDir, scanTest, distributed, s3Prefix, quiver);
+                source, dataDir, scanTest, distributed, s3Prefix, quiver, settings);
     }
 
     /** The directory of a file source's dataset: {@code dataDir}, or {@code java.io.tmpdir/quiver-tpch-sf<SF>-<format>}. */
@@ -244,7 +251,7 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
                 + (duckdb ? ", duckdb threads=" + duckdbThreads : ", no duckdb") + ", cache=" + ByteSize.formatBytes(cacheLimit)
                 + ", source=" + source + (source == BenchSource.GENERATED ? "" : " in " + dataDirectory())
                 + s3Prefix.map(prefix -> ", Quiver reads them from " + prefix).orElse("")
-                + cluster.map(c -> ", also on " + c.description()
-                        + (c.settings().isEmpty() ? "" : " with " + c.settings())).orElse("");
+                + (settings.isEmpty() ? "" : ", settings " + settings)
+                + cluster.map(c -> ", also on " + c.description()).orElse("");
     }
 }

@@ -136,7 +136,7 @@ public final class TpchBenchmark {
     private static Report runQueries(BenchOptions options, Optional<QueryProfiler> profiler, PrintStream out, Catalog catalog, DuckDbTpch duckdb,
             LongSupplier cacheBytes, double loadSeconds) {
         try (QuerySession session = QuerySession.builder().catalog(catalog).targetPartitions(options.targetPartitions())
-                .memoryLimit(options.memoryLimit()).build();
+                .memoryLimit(options.memoryLimit()).settings(options.settings()).build();
                 ClusterRuns cluster = options.cluster().map(c -> ClusterRuns.open(options, c, catalog)).orElse(null)) {
             if (cluster != null) {
                 out.printf(Locale.ROOT, "%-4s %12s %12s %8s %12s %12s %8s %10s  %s%n", "q", "quiver ms", "workers ms", "w/single", "exchanged",

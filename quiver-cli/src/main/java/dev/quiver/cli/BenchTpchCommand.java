@@ -99,7 +99,8 @@ final class BenchTpchCommand implements Callable<Integer> {
     private long workerMemoryLimit;
 
     @Option(names = "--set", paramLabel = "NAME=VALUE",
-            description = "A setting of the distributed session (repeatable), e.g. --set distributed.max_tasks_per_stage=4.")
+            description = "A setting of Quiver's sessions, single-node and distributed (repeatable), as SET takes it, "
+                    + "e.g. --set hash_join_collect_left_max_rows=1000 or --set distributed.max_tasks_per_stage=4.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--dynamic",
@@ -159,6 +160,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                     .withScanTest(scanTest)
                     .withQuiver(!noQuiver)
                     .withS3Prefix(Optional.ofNullable(s3Prefix))
+                    .withSettings(settings)
                     .withCluster(cluster());
             if (s3Prefix != null && (!s3Prefix.startsWith("s3://") || options.source() != BenchSource.PARQUET)) {
                 throw new QuiverException(ErrorCode.INVALID_ARGUMENT, "--s3-prefix takes s3://bucket/prefix, with --source parquet");
@@ -192,9 +194,6 @@ final class BenchTpchCommand implements Callable<Integer> {
             return Optional.of(new BenchOptions.Cluster(0, addresses, workerMemoryLimit, settings));
         }
         if (localWorkers == null) {
-            if (!settings.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "Option '--set' sets the distributed session: use it with '--local-workers N' or '--workers'");
-            }
             return Optional.empty();
         }
         if (localWorkers < 1) {

@@ -22,6 +22,15 @@ class BenchCommandTest {
                 .doesNotContain("q3 ");
     }
 
+    /** {@code --set} reaches the single-node session too: a value it refuses fails the run, naming the setting. */
+    @Test
+    void settingsApplyToTheSingleNodeSession() {
+        Run run = CliRunner.run("bench", "tpch", "--sf", "0.01", "--queries", "6", "--warmups", "0", "--runs", "1", "--no-duckdb",
+                "--explain", "0", "--cache", "64MiB", "--set", "hash_join_collect_left_max_rows=-1");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("hash_join_collect_left_max_rows").doesNotContain("\tat ");
+    }
+
     /** With local workers each query also runs distributed; row counts are checked against single-node and DuckDB. */
     @Test
     void localWorkersRunEachQueryDistributedToo() {
@@ -31,7 +40,7 @@ class BenchCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
         assertThat(run.out())
-                .contains("also on 2 local workers of 256.0 MiB with {distributed.bytes_per_partition_for_scans=64KiB}")
+                .contains("settings {distributed.bytes_per_partition_for_scans=64KiB}, also on 2 local workers of 256.0 MiB")
                 .contains("workers ms")
                 // q3: 10 rows, q18: 2 rows at SF 0.01 (answer files), the same on workers and on DuckDB, else the check says so
                 .containsPattern("(?m)^q3 .* KiB .* 10  ok$")
