@@ -71,9 +71,8 @@ public final class KeyAwareRowCount extends RelMdRowCount {
      * the columns' counts overstates; empty when the keys are not such a table key.
      */
     private static OptionalDouble foreignKeyRows(RelMetadataQuery mq, RelNode keySide, List<Integer> keys, double keySideRows, double otherRows) {
-        if (!Boolean.TRUE.equals(mq.areColumnsUnique(keySide, ImmutableBitSet.of(keys)))) {
-            return OptionalDouble.empty();
-        }
+        // The origin and table-key checks come first: they are cheap, and the uniqueness check (which
+        // pulls predicates up through every join below) would otherwise run for every non-key side too.
         RelOptTable table = null;
         ImmutableBitSet.Builder columns = ImmutableBitSet.builder();
         for (int key : keys) {
@@ -85,7 +84,8 @@ public final class KeyAwareRowCount extends RelMdRowCount {
             table = origin.getOriginTable();
             columns.set(origin.getOriginColumnOrdinal());
         }
-        if (table == null || !table.isKey(columns.build()) || table.getRowCount() <= 0) {
+        if (table == null || !table.isKey(columns.build()) || table.getRowCount() <= 0
+                || !Boolean.TRUE.equals(mq.areColumnsUnique(keySide, ImmutableBitSet.of(keys)))) {
             return OptionalDouble.empty();
         }
         return OptionalDouble.of(otherRows * Math.min(1.0, keySideRows / table.getRowCount()));
