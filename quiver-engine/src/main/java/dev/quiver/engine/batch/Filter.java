@@ -97,7 +97,8 @@ public final class Filter {
     private static FieldVector gatherFixed(BaseFixedWidthVector source, int[] indices, int count, BufferAllocator allocator) {
         BaseFixedWidthVector target = (BaseFixedWidthVector) source.getField().createVector(allocator);
         try {
-            target.allocateNew(Math.max(count, 1));
+            // every value in [0, count) is copied below
+            OverwriteAllocation.allocate(target, count);
             int width = source.getTypeWidth();
             ArrowBuf from = source.getDataBuffer();
             ArrowBuf to = target.getDataBuffer();

@@ -65,7 +65,8 @@ public final class Take {
     private static FieldVector takeFixed(BaseFixedWidthVector source, int width, int[] indices, int count, BufferAllocator allocator) {
         BaseFixedWidthVector target = (BaseFixedWidthVector) source.getField().createVector(allocator);
         try {
-            target.allocateNew(Math.max(count, 1));
+            // take4/8/16 write every value, a padding row's as zero, and putWord every validity bit
+            OverwriteAllocation.allocate(target, count);
             ArrowBuf from = source.getDataBuffer();
             ArrowBuf to = target.getDataBuffer();
             ArrowBuf fromValidity = source.getValidityBuffer();
@@ -101,7 +102,7 @@ public final class Take {
     }
 
     // Rows [base, end) of a take, at most 64: copies each value (a NULL's bytes too, harmlessly) and
-    // returns the rows' validity bits. A padding row (index -1) keeps the zeroed value and is NULL.
+    // returns the rows' validity bits. A padding row (index -1) gets a zero value and is NULL.
 
     private static long take4(long src, long dst, long srcValid, int[] indices, int base, int end) {
         long valid = 0;
@@ -110,6 +111,8 @@ public final class Take {
             if (index >= 0) {
                 MemoryUtil.putInt(dst + (long) i * 4, MemoryUtil.getInt(src + (long) index * 4));
                 valid |= (long) ((MemoryUtil.getByte(srcValid + (index >>> 3)) >>> (index & 7)) & 1) << (i - base);
+            } else {
+                MemoryUtil.putInt(dst + (long) i * 4, 0);
             }
         }
         return valid;
@@ -122,6 +125,8 @@ public final class Take {
             if (index >= 0) {
                 MemoryUtil.putLong(dst + (long) i * 8, MemoryUtil.getLong(src + (long) index * 8));
                 valid |= (long) ((MemoryUtil.getByte(srcValid + (index >>> 3)) >>> (index & 7)) & 1) << (i - base);
+            } else {
+                MemoryUtil.putLong(dst + (long) i * 8, 0L);
             }
         }
         return valid;
@@ -137,6 +142,9 @@ public final class Take {
                 MemoryUtil.putLong(to, MemoryUtil.getLong(from));
                 MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
                 valid |= (long) ((MemoryUtil.getByte(srcValid + (index >>> 3)) >>> (index & 7)) & 1) << (i - base);
+            } else {
+                MemoryUtil.putLong(dst + (long) i * 16, 0L);
+                MemoryUtil.putLong(dst + (long) i * 16 + 8, 0L);
             }
         }
         return valid;

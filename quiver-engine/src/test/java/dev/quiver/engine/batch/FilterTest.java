@@ -28,7 +28,8 @@ class FilterTest {
     @Test
     void keepsExactlyTheTrueRowsOfEveryType() {
         Random random = new Random(5);
-        for (int rows : new int[] {0, 1, 63, 64, 65, 200, 1000}) {
+        // 20000 rows: every fixed width gathers over OverwriteAllocation's buffers (see its MIN_BYTES)
+        for (int rows : new int[] {0, 1, 63, 64, 65, 200, 1000, 20000}) {
             List<List<Object>> data = new ArrayList<>();
             List<Boolean> selection = new ArrayList<>();
             for (int r = 0; r < rows; r++) {

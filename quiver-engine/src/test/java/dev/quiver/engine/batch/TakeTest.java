@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -70,7 +72,9 @@ class TakeTest {
                     rows.add(row.stream().map(value -> random.nextInt(8) == 0 ? null : value).toList());
                 }
                 try (VectorSchemaRoot batch = Batches.fromRows(schema, rows, allocator)) {
-                    for (int count : new int[] {0, 1, 63, 64, 65, 1000}) {
+                    // 5000: every width takes into OverwriteAllocation's buffers (see its MIN_BYTES)
+                    for (int count : new int[] {0, 1, 63, 64, 65, 1000, 5000}) {
+                        dirtyPooledMemory(allocator);
                         int[] indices = new int[count];
                         for (int i = 0; i < count; i++) {
                             indices[i] = random.nextInt(10) == 0 ? -1 : random.nextInt(sourceRows);
@@ -84,11 +88,27 @@ class TakeTest {
                                             .isEqualTo(VectorValues.get(general, i));
                                 }
                                 assertThat(typed.getNullCount()).isEqualTo(general.getNullCount());
+                                int width = ((BaseFixedWidthVector) typed).getTypeWidth();
+                                for (int i = 0; i < count; i++) {
+                                    if (indices[i] < 0) {
+                                        // a padding row's value is zero, as after allocateNew, not what the buffer held before
+                                        for (int b = 0; b < width; b++) {
+                                            assertThat(typed.getDataBuffer().getByte((long) i * width + b)).isZero();
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /** Leaves ones in memory the allocator's pool hands out next, so that a value nobody wrote shows. */
+    static void dirtyPooledMemory(BufferAllocator allocator) {
+        try (ArrowBuf dirty = allocator.buffer(1 << 20)) {
+            dirty.setOne(0, (int) dirty.capacity());
         }
     }
 

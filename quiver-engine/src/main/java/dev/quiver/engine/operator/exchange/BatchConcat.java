@@ -1,9 +1,11 @@
 package dev.quiver.engine.operator.exchange;
 
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.batch.OverwriteAllocation;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.VectorSchemaRootAppender;
@@ -70,8 +72,13 @@ public final class BatchConcat implements AutoCloseable {
         VectorSchemaRoot target = VectorSchemaRoot.create(batches.get(0).getSchema(), allocator);
         try {
             for (FieldVector vector : target.getFieldVectors()) {
-                vector.setInitialCapacity(Math.max(total, 1));
-                vector.allocateNew();
+                if (vector instanceof BaseFixedWidthVector fixed) {
+                    // the appender below writes every value
+                    OverwriteAllocation.allocate(fixed, total);
+                } else {
+                    vector.setInitialCapacity(Math.max(total, 1));
+                    vector.allocateNew();
+                }
             }
             VectorSchemaRootAppender.append(false, target, batches.toArray(new VectorSchemaRoot[0]));
             return target;

@@ -1,6 +1,7 @@
 package dev.quiver.engine.operator.join;
 
 import dev.quiver.engine.batch.Batches;
+import dev.quiver.engine.batch.OverwriteAllocation;
 import dev.quiver.engine.error.ErrorCode;
 import dev.quiver.engine.error.QuiverException;
 import dev.quiver.engine.memory.MemoryReservation;
@@ -86,7 +87,8 @@ final class BatchConcat {
             variable.allocateNew(Math.max(dataBytes, 1), Math.max(rows, 1));
             appendVariable(variable, batches, column);
         } else if (target instanceof BaseFixedWidthVector fixed && !(target instanceof BitVector)) {
-            fixed.allocateNew(Math.max(rows, 1));
+            // appendFixed copies every value
+            OverwriteAllocation.allocate(fixed, rows);
             appendFixed(fixed, batches, column);
         } else {
             target.setInitialCapacity(Math.max(rows, 1));
