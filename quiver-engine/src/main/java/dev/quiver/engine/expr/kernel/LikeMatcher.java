@@ -11,23 +11,35 @@ import org.apache.arrow.memory.ArrowBuf;
 
 /**
  * A LIKE pattern compiled once: exact, prefix%, %suffix and %infix% patterns compare bytes
- * directly; anything else runs a backtracking wildcard matcher over the UTF-8 bytes, where
- * {@code _} steps over one whole character.
+ * directly; other patterns without {@code _} ({@code %special%requests%}, {@code a%b}) find their
+ * literal pieces in turn, each at its leftmost place after the last; anything else runs a
+ * backtracking wildcard matcher over the UTF-8 bytes, where {@code _} steps over one whole character.
  */
 public final class LikeMatcher {
     private static final int PERCENT = -1;
     private static final int ANY_ONE = -2;
 
-    private enum Kind { EXACT, PREFIX, SUFFIX, CONTAINS, ANY, GENERAL }
+    private enum Kind { EXACT, PREFIX, SUFFIX, CONTAINS, ANY, SEGMENTS, GENERAL }
 
     private final Kind kind;
     private final byte[] literal;
     private final int[] tokens;
+    /** For SEGMENTS: the literal pieces between the {@code %}s, in order, none empty. */
+    private final byte[][] segments;
+    private final boolean anchoredStart;
+    private final boolean anchoredEnd;
 
     private LikeMatcher(Kind kind, byte[] literal, int[] tokens) {
+        this(kind, literal, tokens, null, false, false);
+    }
+
+    private LikeMatcher(Kind kind, byte[] literal, int[] tokens, byte[][] segments, boolean anchoredStart, boolean anchoredEnd) {
         this.kind = kind;
         this.literal = literal;
         this.tokens = tokens;
+        this.segments = segments;
+        this.anchoredStart = anchoredStart;
+        this.anchoredEnd = anchoredEnd;
     }
 
     public static LikeMatcher compile(String pattern, Optional<Character> escape) {
@@ -86,8 +98,29 @@ public final class LikeMatcher {
             if (percents == 2 && leading && trailing) {
                 return new LikeMatcher(Kind.CONTAINS, literal, compiled);
             }
+            return new LikeMatcher(Kind.SEGMENTS, null, compiled, segments(compiled), !leading, !trailing);
         }
         return new LikeMatcher(Kind.GENERAL, null, compiled);
+    }
+
+    /** The literal runs of {@code tokens} (bytes and {@code %} only), in order. */
+    private static byte[][] segments(int[] tokens) {
+        List<byte[]> pieces = new ArrayList<>();
+        ByteArrayOutputStream piece = new ByteArrayOutputStream();
+        for (int token : tokens) {
+            if (token == PERCENT) {
+                if (piece.size() > 0) {
+                    pieces.add(piece.toByteArray());
+                    piece.reset();
+                }
+            } else {
+                piece.write(token);
+            }
+        }
+        if (piece.size() > 0) {
+            pieces.add(piece.toByteArray());
+        }
+        return pieces.toArray(new byte[0][]);
     }
 
     private static void addLiteral(List<Integer> tokens, String character) {
@@ -104,31 +137,73 @@ public final class LikeMatcher {
             case EXACT -> length == literal.length && regionEquals(data, start, 0, literal.length);
             case PREFIX -> length >= literal.length && regionEquals(data, start, 0, literal.length);
             case SUFFIX -> length >= literal.length && regionEquals(data, end - literal.length, 0, literal.length);
-            case CONTAINS -> indexOf(data, start, end) >= 0;
+            case CONTAINS -> indexOf(data, start, end, literal) >= 0;
+            case SEGMENTS -> segmentsMatch(data, start, end);
             case GENERAL -> general(data, start, end);
         };
     }
 
     private boolean regionEquals(ArrowBuf data, int offset, int literalOffset, int count) {
+        return regionEquals(data, offset, literal, literalOffset, count);
+    }
+
+    private static boolean regionEquals(ArrowBuf data, int offset, byte[] bytes, int bytesOffset, int count) {
         for (int k = 0; k < count; k++) {
-            if (data.getByte(offset + k) != literal[literalOffset + k]) {
+            if (data.getByte(offset + k) != bytes[bytesOffset + k]) {
                 return false;
             }
         }
         return true;
     }
 
-    private int indexOf(ArrowBuf data, int start, int end) {
-        if (literal.length == 0) {
+    /** Where {@code bytes} first occurs in {@code data[start, end)}, or -1. */
+    private static int indexOf(ArrowBuf data, int start, int end, byte[] bytes) {
+        if (bytes.length == 0) {
             return start;
         }
-        byte first = literal[0];
-        for (int i = start; i <= end - literal.length; i++) {
-            if (data.getByte(i) == first && regionEquals(data, i + 1, 1, literal.length - 1)) {
+        byte first = bytes[0];
+        for (int i = start; i <= end - bytes.length; i++) {
+            if (data.getByte(i) == first && regionEquals(data, i + 1, bytes, 1, bytes.length - 1)) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /**
+     * Pieces separated by {@code %}: the first at the start when anchored there, the last at the end
+     * when anchored there, each other at its leftmost place after the one before. Taking the leftmost
+     * place never loses a match, since a later piece can only gain from more text after it.
+     */
+    private boolean segmentsMatch(ArrowBuf data, int start, int end) {
+        int position = start;
+        int first = 0;
+        int last = segments.length;
+        if (anchoredStart) {
+            byte[] head = segments[0];
+            if (end - start < head.length || !regionEquals(data, start, head, 0, head.length)) {
+                return false;
+            }
+            position += head.length;
+            first = 1;
+        }
+        int tailStart = end;
+        if (anchoredEnd) {
+            byte[] tail = segments[segments.length - 1];
+            tailStart = end - tail.length;
+            if (tailStart < position || !regionEquals(data, tailStart, tail, 0, tail.length)) {
+                return false;
+            }
+            last--;
+        }
+        for (int k = first; k < last; k++) {
+            int at = indexOf(data, position, tailStart, segments[k]);
+            if (at < 0) {
+                return false;
+            }
+            position = at + segments[k].length;
+        }
+        return true;
     }
 
     /** Greedy matching with backtracking to the last {@code %}: linear in practice, O(n*m) at worst. */
