@@ -142,19 +142,18 @@ public record BenchOptions(double scaleFactor, int targetPartitions, long memory
      * Quiver also runs distributed: on {@code localWorkers} workers started in the benchmark's process
      * (real Flight servers on 127.0.0.1), each with a pool of {@code workerMemoryLimit}, or, when
      * {@code remoteWorkers} lists any, on those running workers ({@code quiver worker}) instead; with
-     * the session {@code settings} ({@code distributed.*} and others, as {@code SET} takes them).
+     * the benchmark's {@link BenchOptions#settings() settings}, as the single-node session.
      */
-    public record Cluster(int localWorkers, List<WorkerAddress> remoteWorkers, long workerMemoryLimit, Map<String, String> settings) {
+    public record Cluster(int localWorkers, List<WorkerAddress> remoteWorkers, long workerMemoryLimit) {
         public Cluster {
             remoteWorkers = List.copyOf(requireNonNull(remoteWorkers, "remoteWorkers is null"));
-            settings = Map.copyOf(requireNonNull(settings, "settings is null"));
             if ((remoteWorkers.isEmpty() && localWorkers < 1) || workerMemoryLimit < 1) {
                 throw invalid("local workers and their memory limit must be positive: " + localWorkers + ", " + workerMemoryLimit);
             }
         }
 
-        public Cluster(int localWorkers, long workerMemoryLimit, Map<String, String> settings) {
-            this(localWorkers, List.of(), workerMemoryLimit, settings);
+        public Cluster(int localWorkers, long workerMemoryLimit) {
+            this(localWorkers, List.of(), workerMemoryLimit);
         }
 
         /** How the run names the workers: {@code 2 local workers of 1.0 GiB} or {@code workers 10.0.0.2:7070, ...}. */

@@ -28,7 +28,7 @@ final class ClusterRuns implements AutoCloseable {
                 .catalog(catalog)
                 .targetPartitions(options.targetPartitions())
                 .memoryLimit(options.memoryLimit())
-                .settings(cluster.settings());
+                .settings(options.settings());
         if (cluster.remoteWorkers().isEmpty()) {
             builder.localWorkers(cluster.localWorkers(), cluster.workerMemoryLimit());
         } else {

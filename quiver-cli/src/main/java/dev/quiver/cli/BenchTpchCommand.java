@@ -191,7 +191,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(), "Invalid value for option '--workers': " + e.getMessage());
                 }
             }
-            return Optional.of(new BenchOptions.Cluster(0, addresses, workerMemoryLimit, settings));
+            return Optional.of(new BenchOptions.Cluster(0, addresses, workerMemoryLimit));
         }
         if (localWorkers == null) {
             return Optional.empty();
@@ -199,7 +199,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (localWorkers < 1) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--local-workers': " + localWorkers + " (must be at least 1)");
         }
-        return Optional.of(new BenchOptions.Cluster(localWorkers, workerMemoryLimit, settings));
+        return Optional.of(new BenchOptions.Cluster(localWorkers, workerMemoryLimit));
     }
 
     private int queryNumber(String text) {

@@ -12,8 +12,8 @@ import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
  * Room in a fixed-width vector for values the caller writes, every one of them, right after.
  *
  * <p>Arrow's {@code allocateNew} zeroes the value buffer as well as the validity bits, and a gather
- * or a concatenation then overwrites every value: for 8-byte values the zeroing costs about as much
- * as the copy (JFR and perf put it at a few percent of TPC-H's CPU time). Here only the validity
+ * or a concatenation then overwrites every value (perf put that zeroing at 7% of the query threads'
+ * samples over TPC-H q3, 4, 5, 9, 10, 18 and 21 at SF 1, docs/performance.md). Here only the validity
  * bits are zeroed; the values stay as the allocator left them until the caller writes them. A
  * caller that leaves a value unwritten (an outer join's padding row) must write a zero there itself.
  */

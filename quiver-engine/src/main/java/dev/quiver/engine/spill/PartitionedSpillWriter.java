@@ -34,10 +34,6 @@ public final class PartitionedSpillWriter implements AutoCloseable {
         this.writers = new SpillWriter[partitions];
     }
 
-    public int partitions() {
-        return writers.length;
-    }
-
     /** Appends {@code batch} (which the caller still owns) to {@code partition}'s file; returns the bytes written. */
     public long write(int partition, VectorSchemaRoot batch) {
         if (finished) {

@@ -10,32 +10,29 @@ import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
- * A LIKE pattern compiled once: exact, prefix%, %suffix and %infix% patterns compare bytes
- * directly; other patterns without {@code _} ({@code %special%requests%}, {@code a%b}) find their
- * literal pieces in turn, each at its leftmost place after the last; anything else runs a
+ * A LIKE pattern compiled once. A pattern without wildcards compares bytes; one with {@code %}
+ * but no {@code _} ({@code prefix%}, {@code %infix%}, {@code %special%requests%}, {@code a%b})
+ * finds its literal pieces in turn, each at its leftmost place after the last; anything else runs a
  * backtracking wildcard matcher over the UTF-8 bytes, where {@code _} steps over one whole character.
  */
 public final class LikeMatcher {
     private static final int PERCENT = -1;
     private static final int ANY_ONE = -2;
 
-    private enum Kind { EXACT, PREFIX, SUFFIX, CONTAINS, ANY, SEGMENTS, GENERAL }
+    private enum Kind { EXACT, SEGMENTS, GENERAL }
 
     private final Kind kind;
-    private final byte[] literal;
     private final int[] tokens;
-    /** For SEGMENTS: the literal pieces between the {@code %}s, in order, none empty. */
+    /**
+     * The literal pieces between the {@code %}s, in order, none empty: for EXACT the one piece
+     * (none for an empty pattern), for SEGMENTS those the text must hold in turn.
+     */
     private final byte[][] segments;
     private final boolean anchoredStart;
     private final boolean anchoredEnd;
 
-    private LikeMatcher(Kind kind, byte[] literal, int[] tokens) {
-        this(kind, literal, tokens, null, false, false);
-    }
-
-    private LikeMatcher(Kind kind, byte[] literal, int[] tokens, byte[][] segments, boolean anchoredStart, boolean anchoredEnd) {
+    private LikeMatcher(Kind kind, int[] tokens, byte[][] segments, boolean anchoredStart, boolean anchoredEnd) {
         this.kind = kind;
-        this.literal = literal;
         this.tokens = tokens;
         this.segments = segments;
         this.anchoredStart = anchoredStart;
@@ -43,7 +40,6 @@ public final class LikeMatcher {
     }
 
     public static LikeMatcher compile(String pattern, Optional<Character> escape) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<Integer> tokens = new ArrayList<>();
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
@@ -68,39 +64,15 @@ public final class LikeMatcher {
             }
         }
         int[] compiled = tokens.stream().mapToInt(Integer::intValue).toArray();
-        int percents = 0;
-        boolean anyOne = false;
-        for (int token : compiled) {
-            percents += token == PERCENT ? 1 : 0;
-            anyOne |= token == ANY_ONE;
+        if (tokens.contains(ANY_ONE)) {
+            return new LikeMatcher(Kind.GENERAL, compiled, null, false, false);
         }
-        if (!anyOne) {
-            boolean leading = compiled.length > 0 && compiled[0] == PERCENT;
-            boolean trailing = compiled.length > 0 && compiled[compiled.length - 1] == PERCENT;
-            for (int token : compiled) {
-                if (token >= 0) {
-                    bytes.write(token);
-                }
-            }
-            byte[] literal = bytes.toByteArray();
-            if (percents == 0) {
-                return new LikeMatcher(Kind.EXACT, literal, compiled);
-            }
-            if (percents == 1 && compiled.length == 1) {
-                return new LikeMatcher(Kind.ANY, literal, compiled);
-            }
-            if (percents == 1 && trailing) {
-                return new LikeMatcher(Kind.PREFIX, literal, compiled);
-            }
-            if (percents == 1 && leading) {
-                return new LikeMatcher(Kind.SUFFIX, literal, compiled);
-            }
-            if (percents == 2 && leading && trailing) {
-                return new LikeMatcher(Kind.CONTAINS, literal, compiled);
-            }
-            return new LikeMatcher(Kind.SEGMENTS, null, compiled, segments(compiled), !leading, !trailing);
+        if (!tokens.contains(PERCENT)) {
+            return new LikeMatcher(Kind.EXACT, compiled, segments(compiled), true, true);
         }
-        return new LikeMatcher(Kind.GENERAL, null, compiled);
+        boolean leading = compiled[0] == PERCENT;
+        boolean trailing = compiled[compiled.length - 1] == PERCENT;
+        return new LikeMatcher(Kind.SEGMENTS, compiled, segments(compiled), !leading, !trailing);
     }
 
     /** The literal runs of {@code tokens} (bytes and {@code %} only), in order. */
@@ -131,20 +103,12 @@ public final class LikeMatcher {
 
     /** Whether the UTF-8 bytes {@code data[start, end)} match. */
     public boolean matches(ArrowBuf data, int start, int end) {
-        int length = end - start;
         return switch (kind) {
-            case ANY -> true;
-            case EXACT -> length == literal.length && regionEquals(data, start, 0, literal.length);
-            case PREFIX -> length >= literal.length && regionEquals(data, start, 0, literal.length);
-            case SUFFIX -> length >= literal.length && regionEquals(data, end - literal.length, 0, literal.length);
-            case CONTAINS -> indexOf(data, start, end, literal) >= 0;
+            case EXACT -> segments.length == 0 ? end == start
+                    : end - start == segments[0].length && regionEquals(data, start, segments[0], 0, segments[0].length);
             case SEGMENTS -> segmentsMatch(data, start, end);
             case GENERAL -> general(data, start, end);
         };
-    }
-
-    private boolean regionEquals(ArrowBuf data, int offset, int literalOffset, int count) {
-        return regionEquals(data, offset, literal, literalOffset, count);
     }
 
     private static boolean regionEquals(ArrowBuf data, int offset, byte[] bytes, int bytesOffset, int count) {
