@@ -42,7 +42,7 @@ public final class DistributedSettings {
             SettingCheck.atLeast(1), "how much AQE's sampler pulls from each producer partition before it reports"));
     public static final Setting<Long> HEARTBEAT_INTERVAL_MS = DECLARED.add(Setting.of("distributed.heartbeat_interval_ms", SettingTypes.LONG, 1000L,
             SettingCheck.atLeast(1), "how often both ends of a task's control stream send heartbeats"));
-    public static final Setting<Long> HEARTBEAT_TIMEOUT_MS = DECLARED.add(Setting.of("distributed.heartbeat_timeout_ms", SettingTypes.LONG, 5000L,
+    public static final Setting<Long> HEARTBEAT_TIMEOUT_MS = DECLARED.add(Setting.of("distributed.heartbeat_timeout_ms", SettingTypes.LONG, 30_000L,
             SettingCheck.atLeast(1), "a control stream silent this long fails its task with WORKER_LOST (a hung or dead worker)"));
 
     public static final Setting<Long> WORKER_INFO_TIMEOUT_MS = DECLARED.add(Setting.of("distributed.worker_info_timeout_ms", SettingTypes.LONG, 30_000L,

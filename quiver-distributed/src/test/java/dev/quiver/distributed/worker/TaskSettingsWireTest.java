@@ -70,7 +70,7 @@ class TaskSettingsWireTest {
         assertRefused(s -> s.put("batch_size", 0), "batch_size", "0", "at least 1");
         assertRefused(s -> s.put("distributed.broadcast_joins", 1), "distributed.broadcast_joins", "1", "true or false");
         assertRefused(s -> s.put("distributed.no_such_thing", 1), "distributed.no_such_thing", "Unknown setting", "batch_size");
-        assertRefused(s -> s.put("distributed.heartbeat_interval_ms", 9000), "distributed.heartbeat_interval_ms", "9000",
+        assertRefused(s -> s.put("distributed.heartbeat_interval_ms", 40000), "distributed.heartbeat_interval_ms", "40000",
                 "must be below distributed.heartbeat_timeout_ms");
     }
 

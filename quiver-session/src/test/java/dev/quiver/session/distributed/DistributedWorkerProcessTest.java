@@ -103,13 +103,14 @@ class DistributedWorkerProcessTest {
 
     /**
      * A worker that hangs (SIGSTOP: its TCP connections stay up, so only the control stream's
-     * heartbeats can tell) fails the query within 10 s naming it, and the other worker is left clean.
+     * heartbeats can tell) fails the query within 10 s of a 5 s heartbeat timeout, naming it, and the other worker is left clean.
      */
     @Test
     void aHungWorkerIsDetectedByHeartbeats() throws Exception {
         try (WorkerProcess victim = WorkerProcess.start();
                 TpchCatalog large = new TpchCatalog(1.0);
-                QuerySession hanging = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(second.address(), victim.address())).build();
+                QuerySession hanging = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(second.address(), victim.address()))
+                        .set(DistributedSettings.HEARTBEAT_TIMEOUT_MS, 5000L).build();
                 QuiverExecutor executor = new QuiverExecutor("hang-test")) {
             QueryHandle handle = hanging.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             long[] frozenAt = new long[1];
