@@ -99,7 +99,7 @@ class NamespacedWorkersTest {
 
     /**
      * The link of a worker's namespace taken down while its task runs: no RST, no FIN, packets just
-     * vanish. The query fails within 10 s naming that worker, and the other worker holds no task.
+     * vanish. With a 5 s heartbeat timeout the query fails within 10 s naming that worker, and the other worker holds no task.
      */
     @Test
     void aCutLinkFailsTheQueryWithinTenSecondsNamingTheWorker() throws Exception {
@@ -107,7 +107,8 @@ class NamespacedWorkersTest {
         WorkerProcess survivor = workers.get(0);
         try (WorkerProcess victim = WorkerProcess.start(hosts.exec(victimHost), hosts.address(victimHost));
                 TpchCatalog large = new TpchCatalog(1.0);
-                QuerySession cutting = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(survivor.address(), victim.address())).build();
+                QuerySession cutting = QuerySession.builder().catalog(large).targetPartitions(2).workers(List.of(survivor.address(), victim.address()))
+                        .set(DistributedSettings.HEARTBEAT_TIMEOUT_MS, 5000L).build();
                 QuiverExecutor executor = new QuiverExecutor("cut-test")) {
             QueryHandle handle = cutting.execute("SELECT l_returnflag, sum(l_quantity) FROM lineitem GROUP BY l_returnflag");
             CompletableFuture<Long> cut = cutWhileItRuns(handle, victim, victimHost, executor);
