@@ -48,6 +48,14 @@ class ColumnNamesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
+        // unnest, in a select list and as a table
+        "select unnest([1, 2]), unnest(NULL), unnest([3]) as x",
+        "select * from unnest([1, 2])",
+        "select * from unnest([1, 2]) t",
+        "select * from unnest([1, 2]) as t(x)",
+        "select u.* from unnest(['a']) u",
+        "select * from t1 cross join unnest([1, 2]) where id < 3",
+        "select unnest.unnest, unnest from unnest([5])",
         // aggregates
         "select sum(amount), count(*), count(k), SUM(K), Sum(Id), min(d), max(name), avg(id) from t1",
         "select count(distinct k), sum(distinct id), avg(distinct amount) from t1",

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -18,7 +19,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * Names the columns a query leaves unnamed the way DuckDB does, before validation, so that the
  * names reach results, views, sub-queries and plans alike (Calcite would call them {@code EXPR$n}):
  * an unaliased select item that is not a column gets {@code AS <its DuckDB name>}
- * ({@link ExpressionNames}), and the columns of a {@code VALUES} list are {@code col0}, {@code col1}, ...
+ * ({@link ExpressionNames}), the columns of a {@code VALUES} list are {@code col0}, {@code col1}, ..., and an unaliased
+ * {@code FROM UNNEST(l)} is {@code unnest(unnest)}.
  * A column reference keeps the name as written. The rewrite works on the parsed tree in place,
  * outer queries before inner ones, so that a sub-query inside a name is printed as written.
  */
@@ -54,7 +56,8 @@ final class ColumnNames {
                     continue;
                 }
                 // (VALUES ...) AS v is named as a whole; its VALUES is not wrapped again
-                SqlNode named = call.getKind() == SqlKind.AS ? operand : withValuesNamed(operand);
+                SqlNode named = call.getKind() == SqlKind.AS ? operand
+                        : call instanceof SqlSelect || call instanceof SqlJoin ? withTableNamed(operand) : withValuesNamed(operand);
                 if (named != operand) {
                     call.setOperand(i, named);
                 }
@@ -82,6 +85,18 @@ final class ColumnNames {
         SqlNodeList star = new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos);
         return new SqlSelect(pos, null, star, valuesAs(node, new SqlIdentifier("values", SqlParserPos.ZERO)),
                 null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A FROM item: {@link #withValuesNamed}, and an unaliased {@code UNNEST(l)} named as DuckDB
+     * names it, {@code AS unnest(unnest)} (Calcite would call its column {@code EXPR$0}).
+     */
+    private static SqlNode withTableNamed(SqlNode node) {
+        if (node.getKind() != SqlKind.UNNEST || ((SqlCall) node).operandCount() != 1) {
+            return withValuesNamed(node);
+        }
+        SqlIdentifier name = new SqlIdentifier("unnest", SqlParserPos.ZERO);
+        return SqlStdOperatorTable.AS.createCall(node.getParserPosition(), node, name, name);
     }
 
     private static SqlNode valuesAs(SqlNode values, SqlNode alias) {

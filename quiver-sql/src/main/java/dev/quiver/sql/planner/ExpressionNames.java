@@ -187,6 +187,7 @@ final class ExpressionNames {
             case POSITION -> operands.size() == 2 ? "\"position\"(" + format(operands.get(1)) + ", " + format(operands.get(0)) + ")" : null;
             case TRIM -> trim(call);
             case ROW -> "\"row\"(" + list(operands) + ")";
+            case ARRAY_VALUE_CONSTRUCTOR -> "list_value(" + list(operands) + ")";
             case OTHER, OTHER_FUNCTION, COALESCE, NULLIF, COUNT, SUM, AVG, MIN, MAX, FLOOR, CEIL -> function(call, inWindow);
             default -> call.getOperator().getSyntax() == SqlSyntax.FUNCTION ? function(call, inWindow) : null;
         };

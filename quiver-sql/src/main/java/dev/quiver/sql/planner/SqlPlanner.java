@@ -209,7 +209,7 @@ public final class SqlPlanner {
         SqlNode parsed = SqlErrors.parse(planner, marked.sql());
         parsed = ByAll.expand(parsed, marked.markers(), OPERATOR_TABLE,
                 () -> countingColumns ? -1 : outermostColumns(sql, hiddenViews));
-        return AggregateOperators.resolveParsed(ColumnNames.apply(parsed, sql));
+        return TableUnnestOfNull.check(AggregateOperators.resolveParsed(ColumnNames.apply(parsed, sql)));
     }
 
     private int outermostColumns(String sql, Set<String> hiddenViews) {

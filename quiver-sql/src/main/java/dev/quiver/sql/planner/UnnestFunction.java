@@ -17,7 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * DuckDB's {@code unnest(list)} in a select list, typed as the list's element (nullable): each row
- * once per element. It is not a scalar function — {@link Unnests} turns every call of it into a
+ * once per element. {@code unnest(NULL)} is the unnest of a NULL list, typed NULL. It is not a scalar function — {@link Unnests} turns every call of it into a
  * {@link LogicalUnnest} below its projection before anything else sees the plan, and
  * {@link UnnestPlacement} refuses it where it has no meaning (WHERE, aggregates, windows...). In a
  * FROM clause {@code UNNEST(...)} stays Calcite's table operator ({@link FileReferenceTokens} tells
@@ -39,8 +39,13 @@ final class UnnestFunction extends SqlFunction {
         return false;
     }
 
+    /** The list's element type; for the NULL literal (a NULL list, no elements) the NULL type, as DuckDB's. */
     private static RelDataType elementType(SqlOperatorBinding binding) {
-        RelDataType element = binding.getOperandType(0).getComponentType();
+        RelDataType list = binding.getOperandType(0);
+        if (list.getSqlTypeName() == SqlTypeName.NULL) {
+            return list;
+        }
+        RelDataType element = list.getComponentType();
         return binding.getTypeFactory().createTypeWithNullability(element, true);
     }
 
@@ -49,7 +54,7 @@ final class UnnestFunction extends SqlFunction {
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
             RelDataType type = binding.getOperandType(0);
-            if (type.getSqlTypeName() == SqlTypeName.ARRAY) {
+            if (type.getSqlTypeName() == SqlTypeName.ARRAY || type.getSqlTypeName() == SqlTypeName.NULL) {
                 return true;
             }
             SqlParserPos pos = binding.operand(0).getParserPosition();

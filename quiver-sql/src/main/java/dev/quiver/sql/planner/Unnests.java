@@ -124,12 +124,18 @@ final class Unnests {
                         if (hasUnnest(call.getOperands().get(0))) {
                             throw new QuiverException(ErrorCode.NOT_SUPPORTED, "Nested UNNEST calls are not supported");
                         }
-                        lists.add(call.getOperands().get(0));
+                        if (!isNullList(call)) {
+                            lists.add(call.getOperands().get(0));
+                        }
                         return null;
                     }
                     return super.visitCall(call);
                 }
             });
+        }
+        if (lists.isEmpty()) {
+            // only unnest(NULL)s: every row unnests into none
+            return LogicalValues.createEmpty(project.getCluster(), project.getRowType());
         }
         List<RexNode> lowerExprs = new ArrayList<>(rexBuilder.identityProjects(input.getRowType()));
         lowerExprs.addAll(windows);
@@ -155,7 +161,9 @@ final class Unnests {
             @Override
             public RexNode visitCall(RexCall call) {
                 if (UnnestFunction.isCall(call.getOperator())) {
-                    return element(rexBuilder, unnest, firstElement + next++, call.getType());
+                    // a NULL list pads with NULLs beside the other lists
+                    return isNullList(call) ? rexBuilder.makeNullLiteral(call.getType())
+                            : element(rexBuilder, unnest, firstElement + next++, call.getType());
                 }
                 return super.visitCall(call);
             }
@@ -165,6 +173,11 @@ final class Unnests {
             upper.add(expr.accept(replace));
         }
         return LogicalProject.create(unnest, project.getHints(), upper, project.getRowType().getFieldNames(), Set.of());
+    }
+
+    /** {@code unnest(NULL)}: the unnest of the NULL literal, a NULL list that gives no elements. */
+    private static boolean isNullList(RexCall call) {
+        return call.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.NULL;
     }
 
     /**
