@@ -123,10 +123,11 @@ final class BatchChannel implements AutoCloseable {
                     notFull.signal();
                     return batch;
                 }
+                // producers also stop early when the task is cancelled: that end is not the input's end
+                context.checkCancelled();
                 if (producers <= 0) {
                     return null;
                 }
-                context.checkCancelled();
                 awaitQuietly(notEmpty);
             }
         } finally {

@@ -132,7 +132,7 @@ final class RepartitionState implements AutoCloseable {
         }
     }
 
-    /** The next batch of {@code output}, or null at its end; throws a producer's failure. */
+    /** The next batch of {@code output}, or null at its end; throws a producer's failure, or the task's cancellation. */
     VectorSchemaRoot receive(int output, TaskContext context) {
         lock.lock();
         try {
@@ -145,10 +145,11 @@ final class RepartitionState implements AutoCloseable {
                     changed.signalAll();
                     return batch;
                 }
+                // producers also stop early when the task is cancelled: that end is not the input's end
+                context.checkCancelled();
                 if (runningProducers <= 0) {
                     return null;
                 }
-                context.checkCancelled();
                 await();
             }
         } finally {
