@@ -19,8 +19,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * Names the columns a query leaves unnamed the way DuckDB does, before validation, so that the
  * names reach results, views, sub-queries and plans alike (Calcite would call them {@code EXPR$n}):
  * an unaliased select item that is not a column gets {@code AS <its DuckDB name>}
- * ({@link ExpressionNames}), the columns of a {@code VALUES} list are {@code col0}, {@code col1}, ..., and an unaliased
- * {@code FROM UNNEST(l)} is {@code unnest(unnest)}.
+ * ({@link ExpressionNames}), the columns of a {@code VALUES} list are {@code col0}, {@code col1},
+ * ..., and an unaliased {@code FROM UNNEST(l)} is {@code unnest(unnest)}.
  * A column reference keeps the name as written. The rewrite works on the parsed tree in place,
  * outer queries before inner ones, so that a sub-query inside a name is printed as written.
  */

@@ -17,10 +17,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * DuckDB's {@code unnest(list)} in a select list, typed as the list's element (nullable): each row
- * once per element. {@code unnest(NULL)} is the unnest of a NULL list, typed NULL. It is not a scalar function — {@link Unnests} turns every call of it into a
- * {@link LogicalUnnest} below its projection before anything else sees the plan, and
- * {@link UnnestPlacement} refuses it where it has no meaning (WHERE, aggregates, windows...). In a
- * FROM clause {@code UNNEST(...)} stays Calcite's table operator ({@link FileReferenceTokens} tells
+ * once per element; {@code unnest(NULL)} is the unnest of a NULL list, typed NULL. It is not a
+ * scalar function — {@link Unnests} turns every call of it into a {@link LogicalUnnest} below its
+ * projection before anything else sees the plan, and {@link UnnestPlacement} refuses it where it
+ * has no meaning (WHERE, aggregates, windows...). In a FROM clause {@code UNNEST(...)} stays Calcite's table operator ({@link FileReferenceTokens} tells
  * the two apart). Not deterministic, so that nothing folds or duplicates a call.
  */
 final class UnnestFunction extends SqlFunction {

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * A cancelled query's exchanges end with QUERY_CANCELLED, never with an end of stream: their
  * producers stop early when the task is cancelled, and a consumer that then found every producer
  * finished took it for the end of the input, so a killed query returned a truncated result as if
- * it were complete (seen as a client's KILL QUERY whose stream ended cleanly).
+ * it were complete (seen as a client's KILL QUERY whose stream ended cleanly). The channel and
+ * repartition tests set that order up and fail without the fix; the operator tests check the same
+ * contract end to end, where the race is timing-dependent (they passed without the fix when tried).
  */
 class ExchangeCancellationTest {
     private static final ColumnExpr V = new ColumnExpr(0, "v", QuiverTypes.INT64, false);
