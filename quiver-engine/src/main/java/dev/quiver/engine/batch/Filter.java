@@ -67,7 +67,14 @@ public final class Filter {
     public static VectorSchemaRoot filter(VectorSchemaRoot batch, BitVector selection, BufferAllocator allocator) {
         int rows = batch.getRowCount();
         int count = countSelected(selection, rows);
-        int[] indices = selectedIndices(selection, rows, count);
+        return gatherRows(batch, selectedIndices(selection, rows, count), count, allocator);
+    }
+
+    /**
+     * Rows {@code indices[0..count)} of {@code batch} (ascending), as a new batch the caller owns;
+     * {@code batch} is left untouched.
+     */
+    public static VectorSchemaRoot gatherRows(VectorSchemaRoot batch, int[] indices, int count, BufferAllocator allocator) {
         List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
         try {
             for (FieldVector vector : batch.getFieldVectors()) {

@@ -14,14 +14,17 @@ import dev.quiver.engine.execution.TaskContext;
 import dev.quiver.engine.expr.PhysicalExpr;
 import dev.quiver.engine.metrics.PartitionMetrics;
 import java.util.List;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Passes the rows for which {@code predicate} is TRUE (not FALSE, not NULL). */
+/**
+ * Passes the rows for which {@code predicate} is TRUE (not FALSE, not NULL), evaluating its
+ * conjuncts one after another on the rows still selected ({@link FilterConjuncts}).
+ */
 public final class FilterExec extends AbstractExecutionPlan {
     private final PhysicalExpr predicate;
+    private final FilterConjuncts conjuncts;
     private final ExecutionPlan input;
 
     public FilterExec(PhysicalExpr predicate, ExecutionPlan input) {
@@ -30,6 +33,7 @@ public final class FilterExec extends AbstractExecutionPlan {
         if (!(predicate.type() instanceof ArrowType.Bool)) {
             throw new QuiverException(ErrorCode.PLAN_ERROR, "filter predicate must be BOOLEAN: " + predicate.display());
         }
+        this.conjuncts = FilterConjuncts.of(predicate);
     }
 
     public PhysicalExpr predicate() {
@@ -82,6 +86,7 @@ public final class FilterExec extends AbstractExecutionPlan {
         private final BatchStream inputStream;
         private final TaskContext context;
         private final PartitionMetrics metrics;
+        private int[] positions = new int[0];
 
         FilterStream(BatchStream inputStream, TaskContext context, PartitionMetrics metrics) {
             this.inputStream = inputStream;
@@ -117,13 +122,16 @@ public final class FilterExec extends AbstractExecutionPlan {
         /** The passing rows of {@code batch} (which this call takes over), or null if none pass. */
         private VectorSchemaRoot filter(VectorSchemaRoot batch) {
             int rows = batch.getRowCount();
+            if (positions.length < rows) {
+                positions = new int[rows];
+            }
             VectorSchemaRoot result = null;
-            try (BitVector selection = (BitVector) predicate.evaluate(batch, context.allocator())) {
-                int selected = Filter.countSelected(selection, rows);
+            try {
+                int selected = conjuncts.select(batch, positions, context.allocator());
                 if (selected == rows && rows > 0) {
                     result = batch;
                 } else if (selected > 0) {
-                    result = Filter.filter(batch, selection, context.allocator());
+                    result = Filter.gatherRows(batch, positions, selected, context.allocator());
                 }
                 return result;
             } finally {

@@ -11,13 +11,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -80,7 +75,7 @@ public final class ComparisonKernels {
     }
 
     /** The operator with its operands swapped: {@code c < x} is {@code x > c}. */
-    static BinaryOperator flip(BinaryOperator op) {
+    public static BinaryOperator flip(BinaryOperator op) {
         return switch (op) {
             case LT -> BinaryOperator.GT;
             case LT_EQ -> BinaryOperator.GT_EQ;
@@ -146,69 +141,19 @@ public final class ComparisonKernels {
     /** {@code vector op constant} straight off the vector's buffer; false if this shape has no fast path. */
     private static boolean scalar(BinaryOperator op, Operand vectorSide, Operand constantSide, int rows, ArrowBuf bits) {
         FieldVector vector = vectorSide.vector();
-        int width = longWidth(vector, vectorSide.type());
+        int width = LongRange.directWidth(vector, vectorSide.type());
         if (width == 0 || vector.getDataBuffer().capacity() < (long) rows * width) {
             return false;
         }
-        int vectorScale = Numeric.scale(vectorSide.type());
-        int constantScale = Numeric.scale(constantSide.type());
-        if (constantScale > vectorScale) {
+        LongRange range = LongRange.of(op, vectorSide.type(), constantSide.constant(), constantSide.type()).orElse(null);
+        if (range == null) {
             return false;
         }
-        Decimal128 constant = Numeric.constant128(constantSide.constant(), constantSide.type());
-        try {
-            constant.scaleUp(vectorScale - constantScale);
-        } catch (ArithmeticException e) {
-            return false;
+        if (!range.none()) {
+            inRange(vector.getDataBuffer().memoryAddress(), width, range.low(), range.high(), range.outside(), rows, bits);
         }
-        if (!constant.fitsInLong()) {
-            return false;
-        }
-        long c = constant.low();
-        // every comparison with a constant is "inside [low, high]", or outside it for <>
-        long low = Long.MIN_VALUE;
-        long high = Long.MAX_VALUE;
-        switch (op) {
-            case EQ, NOT_EQ -> {
-                low = c;
-                high = c;
-            }
-            case LT -> {
-                if (c == Long.MIN_VALUE) {
-                    return true; // nothing is below: every bit stays clear
-                }
-                high = c - 1;
-            }
-            case LT_EQ -> high = c;
-            case GT -> {
-                if (c == Long.MAX_VALUE) {
-                    return true;
-                }
-                low = c + 1;
-            }
-            case GT_EQ -> low = c;
-            default -> throw new IllegalArgumentException("not a comparison: " + op);
-        }
-        inRange(vector.getDataBuffer().memoryAddress(), width, low, high, op == BinaryOperator.NOT_EQ, rows, bits);
+        // a range that passes nothing leaves every bit clear
         return true;
-    }
-
-    /**
-     * Bytes per value when {@code vector} holds integers of at most 64 bits that this class reads
-     * directly (INTEGER, DATE, BIGINT, TIMESTAMP, and DECIMAL of at most 18 digits, whose 16-byte
-     * values are then their low word); 0 otherwise.
-     */
-    private static int longWidth(FieldVector vector, ArrowType type) {
-        if (vector instanceof IntVector || vector instanceof DateDayVector) {
-            return 4;
-        }
-        if (vector instanceof BigIntVector || vector instanceof TimeStampVector) {
-            return 8;
-        }
-        if (vector instanceof DecimalVector && Numeric.precision(type) <= 18) {
-            return 16;
-        }
-        return 0;
     }
 
     /**
@@ -250,14 +195,14 @@ public final class ComparisonKernels {
     }
 
     /**
-     * {@code x op y} for two columns of one {@linkplain #longWidth directly read} width and one
+     * {@code x op y} for two columns of one {@linkplain LongRange#directWidth directly read} width and one
      * scale, straight off their buffers; false if this shape has no fast path.
      */
     private static boolean columns(BinaryOperator op, Operand left, Operand right, int rows, ArrowBuf bits) {
         FieldVector x = left.vector();
         FieldVector y = right.vector();
-        int width = longWidth(x, left.type());
-        if (width == 0 || width != longWidth(y, right.type()) || Numeric.scale(left.type()) != Numeric.scale(right.type())
+        int width = LongRange.directWidth(x, left.type());
+        if (width == 0 || width != LongRange.directWidth(y, right.type()) || Numeric.scale(left.type()) != Numeric.scale(right.type())
                 || x.getDataBuffer().capacity() < (long) rows * width || y.getDataBuffer().capacity() < (long) rows * width) {
             return false;
         }

@@ -21,6 +21,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * from the vector's buffer (VARCHAR) or, for other types, a set of Java values. A NULL among the constants turns every non-match into NULL.
  */
 public final class InListKernels {
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
     private InListKernels() {}
 
     public static FieldVector in(Operand input, List<Object> values, boolean negated, int rows, BufferAllocator allocator) {
@@ -70,27 +72,39 @@ public final class InListKernels {
     }
 
     private static void longs(Operand input, List<Object> constants, boolean[] match) {
-        long[] set = new long[constants.size()];
-        int count = 0;
-        int scale = Numeric.scale(input.type());
-        for (Object constant : constants) {
-            // a constant with more fractional digits than the input can never equal it
-            BigDecimal exact = constant instanceof BigDecimal d ? d : new BigDecimal(constant.toString());
-            BigDecimal scaled = exact.movePointRight(scale);
-            if (scaled.stripTrailingZeros().scale() > 0 || scaled.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                continue;
-            }
-            set[count++] = scaled.longValueExact();
-        }
-        long[] sorted = Arrays.copyOf(set, count);
-        Arrays.sort(sorted);
+        long[] sorted = exactLongs(constants, Numeric.scale(input.type()));
         long[] values = Numeric.decodeLongs(input);
         for (int i = 0; i < values.length; i++) {
             match[i] = contains(sorted, values[i]);
         }
     }
 
-    private static boolean contains(long[] sorted, long value) {
+    /**
+     * The non-NULL {@code constants} as unscaled 64-bit values at {@code scale}, sorted, leaving out
+     * those that no value of that scale can equal (more fractional digits, beyond 64 bits).
+     */
+    public static long[] exactLongs(List<Object> constants, int scale) {
+        long[] set = new long[constants.size()];
+        int count = 0;
+        for (Object constant : constants) {
+            if (constant == null) {
+                continue;
+            }
+            // a constant with more fractional digits than the input can never equal it
+            BigDecimal exact = constant instanceof BigDecimal d ? d : new BigDecimal(constant.toString());
+            BigDecimal scaled = exact.movePointRight(scale);
+            if (scaled.stripTrailingZeros().scale() > 0 || scaled.compareTo(LONG_MIN) < 0 || scaled.compareTo(LONG_MAX) > 0) {
+                continue;
+            }
+            set[count++] = scaled.longValueExact();
+        }
+        long[] sorted = Arrays.copyOf(set, count);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** Whether {@code value} is in {@code sorted}. */
+    public static boolean contains(long[] sorted, long value) {
         if (sorted.length <= 8) {
             for (long candidate : sorted) {
                 if (candidate == value) {
