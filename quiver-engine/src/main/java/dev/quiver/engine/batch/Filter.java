@@ -76,9 +76,16 @@ public final class Filter {
      */
     public static VectorSchemaRoot gatherRows(VectorSchemaRoot batch, int[] indices, int count, BufferAllocator allocator) {
         List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors().size());
+        RunGather runs = RunGather.of(indices, count);
         try {
             for (FieldVector vector : batch.getFieldVectors()) {
-                vectors.add(gather(vector, indices, count, allocator));
+                if (runs != null && isFixedWidth(vector)) {
+                    vectors.add(runs.fixed((BaseFixedWidthVector) vector, allocator));
+                } else if (runs != null && vector instanceof VarCharVector strings) {
+                    vectors.add(runs.strings(strings, allocator));
+                } else {
+                    vectors.add(gather(vector, indices, count, allocator));
+                }
             }
         } catch (RuntimeException e) {
             vectors.forEach(FieldVector::close);
@@ -92,8 +99,8 @@ public final class Filter {
      * and strings are copied buffer to buffer; other vectors go through {@link Take}.
      */
     public static FieldVector gather(FieldVector source, int[] indices, int count, BufferAllocator allocator) {
-        if (source instanceof BaseFixedWidthVector fixed && !(source instanceof BitVector) && fixed.getTypeWidth() > 0) {
-            return gatherFixed(fixed, indices, count, allocator);
+        if (isFixedWidth(source)) {
+            return gatherFixed((BaseFixedWidthVector) source, indices, count, allocator);
         }
         if (source instanceof VarCharVector strings) {
             return gatherStrings(strings, indices, count, allocator);
@@ -219,13 +226,23 @@ public final class Filter {
         }
     }
 
+    /** Whether {@code vector} holds values of a whole number of bytes each, which the gathers copy as bytes. */
+    private static boolean isFixedWidth(FieldVector vector) {
+        return vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector) && fixed.getTypeWidth() > 0;
+    }
+
+    /** Marks the first {@code count} values of {@code target} valid. */
+    static void setValid(ArrowBuf target, int count) {
+        int fullBytes = count >> 3;
+        target.setOne(0, fullBytes);
+        for (int k = fullBytes << 3; k < count; k++) {
+            BitVectorHelper.setBit(target, k);
+        }
+    }
+
     private static void copyValidity(FieldVector source, ArrowBuf target, int[] indices, int count) {
         if (source.getNullCount() == 0) {
-            int fullBytes = count >> 3;
-            target.setOne(0, fullBytes);
-            for (int k = fullBytes << 3; k < count; k++) {
-                BitVectorHelper.setBit(target, k);
-            }
+            setValid(target, count);
             return;
         }
         for (int k = 0; k < count; k++) {

@@ -27,7 +27,18 @@ class FilterTest {
     /** Strings of 1 to 43 characters: both the short-string byte loop and the block copy of the gather. */
     @Test
     void keepsExactlyTheTrueRowsOfEveryType() {
-        Random random = new Random(5);
+        keepsExactlyTheTrueRows(3);
+    }
+
+    /** Nearly every row passes: the selection is long runs of rows, gathered one copy per run ({@link RunGather}). */
+    @Test
+    void keepsExactlyTheTrueRowsOfMostlyPassingSelections() {
+        keepsExactlyTheTrueRows(40);
+    }
+
+    /** Each row fails (FALSE or NULL) with probability 2 / {@code oneIn}. */
+    private static void keepsExactlyTheTrueRows(int oneIn) {
+        Random random = new Random(5 + oneIn);
         // 20000 rows: every fixed width gathers over OverwriteAllocation's buffers (see its MIN_BYTES)
         for (int rows : new int[] {0, 1, 63, 64, 65, 200, 1000, 20000}) {
             List<List<Object>> data = new ArrayList<>();
@@ -37,8 +48,8 @@ class FilterTest {
                 data.add(Arrays.asList(nulls ? null : random.nextInt(), (long) r, nulls ? null : BigDecimal.valueOf(random.nextInt(100000), 2),
                         nulls ? null : "s".repeat(random.nextInt(40)) + random.nextInt(1000), nulls ? null : random.nextBoolean(), nulls ? null : random.nextInt(20000),
                         nulls ? null : random.nextDouble()));
-                int pick = random.nextInt(3);
-                selection.add(pick == 0 ? null : pick == 1);
+                int pick = random.nextInt(oneIn);
+                selection.add(pick == 0 ? null : pick != 1);
             }
             try (TestingContext testing = new TestingContext();
                     VectorSchemaRoot batch = Batches.fromRows(SCHEMA, data, testing.allocator());

@@ -21,6 +21,9 @@ final class DecimalSumAccumulator extends Accumulator {
     long[] lows = new long[0];
     long[] highs = new long[0];
     boolean[] hasValue = new boolean[0];
+    /** Tables of at most this many groups sum each batch in {@code long}s first ({@link #addThroughBatchSums}). */
+    private static final int FEW_GROUPS = 256;
+    private long[] batchSums = new long[0];
 
     /** @param scale the scale of the argument values (and of the sum) */
     DecimalSumAccumulator(String name, int scale) {
@@ -88,6 +91,10 @@ final class DecimalSumAccumulator extends Accumulator {
 
     /** The common case of values within 18 digits: each is a {@code long}, its high word the sign. */
     private void addLongs(int[] groupIds, int rows, long[] values, boolean[] nulls) {
+        if (nulls == null && lows.length <= FEW_GROUPS && batchSumFitsLong(values, rows)) {
+            addThroughBatchSums(groupIds, rows, values);
+            return;
+        }
         long[] l = lows;
         long[] h = highs;
         boolean[] seen = hasValue;
@@ -110,6 +117,56 @@ final class DecimalSumAccumulator extends Accumulator {
             h[g] = sumHigh;
             seen[g] = true;
         }
+    }
+
+    /**
+     * Few groups: the batch's sums per group in plain {@code long}s, then added to the 128-bit
+     * sums once per group. With few groups, consecutive rows update the same group, and each
+     * 128-bit update waits for the one before it (a load of the value the last store wrote); a
+     * single {@code long} addition waits far less.
+     */
+    private void addThroughBatchSums(int[] groupIds, int rows, long[] values) {
+        int groups = lows.length;
+        if (batchSums.length < groups) {
+            batchSums = new long[groups];
+        }
+        long[] sums = batchSums;
+        Arrays.fill(sums, 0, groups, 0);
+        boolean[] seen = hasValue;
+        for (int i = 0; i < rows; i++) {
+            int g = groupIds[i];
+            sums[g] += values[i];
+            seen[g] = true;
+        }
+        for (int g = 0; g < groups; g++) {
+            long value = sums[g];
+            if (value == 0) {
+                continue;
+            }
+            long low = lows[g];
+            long sumLow = low + value;
+            long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
+            long high = highs[g];
+            long addend = value >> 63;
+            long sumHigh = high + addend + carry;
+            if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
+                DecimalResults.overflow("SUM for " + name);
+            }
+            lows[g] = sumLow;
+            highs[g] = sumHigh;
+        }
+    }
+
+    /** Whether any sum of {@code rows} of these values fits a {@code long}: their magnitudes' bits plus the bits of the row count stay below 63. */
+    private static boolean batchSumFitsLong(long[] values, int rows) {
+        long bits = 0;
+        for (int i = 0; i < rows; i++) {
+            long v = values[i];
+            bits |= v ^ (v >> 63);
+        }
+        int magnitudeBits = 64 - Long.numberOfLeadingZeros(bits);
+        int rowBits = 32 - Integer.numberOfLeadingZeros(Math.max(rows, 1));
+        return magnitudeBits + rowBits <= 62;
     }
 
     @Override

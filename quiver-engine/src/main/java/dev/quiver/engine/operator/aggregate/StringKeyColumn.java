@@ -12,24 +12,59 @@ import org.apache.arrow.vector.types.pojo.Field;
  * VARCHAR keys: the bytes of every group's key in one arena, group {@code g} at
  * {@code [offsets[g], offsets[g + 1])}. The batch's bytes are copied into a scratch array once per
  * batch so that hashing and comparing run on {@code byte[]}.
+ *
+ * <p>A key of at most 7 bytes is also packed into one {@code long} (its bytes and its length), so
+ * that the flags and codes analytical queries group by hash and compare as one number. A longer
+ * key packs to {@link #LONG_KEY}, which no packed short key equals (their top byte is the length).
  */
 final class StringKeyColumn extends KeyColumn {
+    private static final long LONG_KEY = -1L;
+    private static final int MAX_PACKED = 7;
     private byte[] arena = new byte[0];
     private int[] offsets = new int[1];
+    private long[] packedKeys = new long[0];
     private int groups;
     private final StringBatch batch = new StringBatch();
+    private long[] packedRows = new long[0];
 
     @Override
     protected void loadValues(FieldVector vector, int rows) {
         batch.load(vector, rows);
+        if (packedRows.length < rows) {
+            packedRows = new long[rows];
+        }
+        int[] starts = batch.offsets;
+        for (int i = 0; i < rows; i++) {
+            packedRows[i] = pack(batch.data, starts[i], starts[i + 1] - starts[i]);
+        }
+    }
+
+    /** The bytes and the length of a key of at most {@link #MAX_PACKED} bytes as one value; {@link #LONG_KEY} for a longer one. */
+    private static long pack(byte[] data, int start, int length) {
+        if (length > MAX_PACKED) {
+            return LONG_KEY;
+        }
+        long packed = (long) length << 56;
+        for (int b = 0; b < length; b++) {
+            packed |= (data[start + b] & 0xFFL) << (b << 3);
+        }
+        return packed;
     }
 
     @Override
     void hash(int rows, long[] hashes) {
         int[] starts = batch.offsets;
         byte[] data = batch.data;
+        long[] packed = packedRows;
         for (int i = 0; i < rows; i++) {
-            long value = batchNull(i) ? Hashing.NULL_HASH : Hashing.hashBytes(data, starts[i], starts[i + 1] - starts[i]);
+            long value;
+            if (batchNull(i)) {
+                value = Hashing.NULL_HASH;
+            } else if (packed[i] != LONG_KEY) {
+                value = Hashing.finish(packed[i]);
+            } else {
+                value = Hashing.hashBytes(data, starts[i], starts[i + 1] - starts[i]);
+            }
             hashes[i] = Hashing.combine(hashes[i], value);
         }
     }
@@ -57,6 +92,7 @@ final class StringKeyColumn extends KeyColumn {
             System.arraycopy(batch.data, batch.offsets[row], arena, end, length);
             end += length;
             offsets[firstGroup + i + 1] = end;
+            packedKeys[firstGroup + i] = batchNull(row) ? 0 : packedRows[row];
         }
         groups += count;
     }
@@ -76,8 +112,14 @@ final class StringKeyColumn extends KeyColumn {
         if (groupNulls[group] != isNull) {
             return false;
         }
-        return isNull || Arrays.equals(arena, offsets[group], offsets[group + 1],
-                batch.data, batch.offsets[row], batch.offsets[row + 1]);
+        if (isNull) {
+            return true;
+        }
+        long packed = packedRows[row];
+        if (packed != LONG_KEY || packedKeys[group] != LONG_KEY) {
+            return packed == packedKeys[group];
+        }
+        return Arrays.equals(arena, offsets[group], offsets[group + 1], batch.data, batch.offsets[row], batch.offsets[row + 1]);
     }
 
     @Override
@@ -85,15 +127,17 @@ final class StringKeyColumn extends KeyColumn {
         if (capacity == 0) {
             arena = new byte[0];
             offsets = new int[1];
+            packedKeys = new long[0];
             groups = 0;
             return;
         }
         offsets = Arrays.copyOf(offsets, capacity + 1);
+        packedKeys = Arrays.copyOf(packedKeys, capacity);
     }
 
     @Override
     int bytesPerGroup() {
-        return 5;
+        return 13;
     }
 
     @Override
