@@ -13,62 +13,11 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The filter kernel: keeps the rows of a batch whose selection value is TRUE (FALSE and NULL drop
- * the row), as SQL WHERE does.
+ * The gather kernel of filters: copies the selected rows of a batch, given as ascending positions,
+ * into new vectors ({@code FilterExec} finds the positions).
  */
 public final class Filter {
     private Filter() {}
-
-    /** How many of the first {@code rows} selection values are TRUE and not NULL. */
-    public static int countSelected(BitVector selection, int rows) {
-        ArrowBuf values = selection.getDataBuffer();
-        ArrowBuf validity = selection.getValidityBuffer();
-        int count = 0;
-        int fullWords = rows / 64;
-        for (int w = 0; w < fullWords; w++) {
-            long offset = (long) w * 8;
-            count += Long.bitCount(values.getLong(offset) & validity.getLong(offset));
-        }
-        for (int i = fullWords * 64; i < rows; i++) {
-            if (isSelected(values, validity, i)) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /** The positions of the TRUE rows, in order; {@code count} must be {@link #countSelected}. */
-    public static int[] selectedIndices(BitVector selection, int rows, int count) {
-        ArrowBuf values = selection.getDataBuffer();
-        ArrowBuf validity = selection.getValidityBuffer();
-        int[] indices = new int[count];
-        int next = 0;
-        int fullWords = rows / 64;
-        for (int w = 0; w < fullWords; w++) {
-            long offset = (long) w * 8;
-            long word = values.getLong(offset) & validity.getLong(offset);
-            while (word != 0) {
-                indices[next++] = w * 64 + Long.numberOfTrailingZeros(word);
-                word &= word - 1;
-            }
-        }
-        for (int i = fullWords * 64; i < rows; i++) {
-            if (isSelected(values, validity, i)) {
-                indices[next++] = i;
-            }
-        }
-        return indices;
-    }
-
-    /**
-     * The rows of {@code batch} selected by {@code selection}, as a new batch the caller owns;
-     * {@code batch} is left untouched.
-     */
-    public static VectorSchemaRoot filter(VectorSchemaRoot batch, BitVector selection, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        int count = countSelected(selection, rows);
-        return gatherRows(batch, selectedIndices(selection, rows, count), count, allocator);
-    }
 
     /**
      * Rows {@code indices[0..count)} of {@code batch} (ascending), as a new batch the caller owns;
@@ -187,14 +136,11 @@ public final class Filter {
                 }
                 bytes += end - start;
             }
-            target.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
-            ArrowBuf targetOffsets = target.getOffsetBuffer();
-            ArrowBuf targetData = target.getDataBuffer();
             // the sizing loop above read every gathered offset through ArrowBuf's checks and checked the
             // strings against the data buffer, so the copy below uses addresses
-            if ((long) (count + 1) * 4 > targetOffsets.capacity() || bytes > targetData.capacity()) {
-                throw new IndexOutOfBoundsException("gather of " + count + " strings (" + bytes + " bytes) beyond the target's buffers");
-            }
+            allocateStrings(target, count, bytes);
+            ArrowBuf targetOffsets = target.getOffsetBuffer();
+            ArrowBuf targetData = target.getDataBuffer();
             long offsetsAddress = offsets.memoryAddress();
             long dataAddress = data.memoryAddress();
             long targetOffsetsAddress = targetOffsets.memoryAddress();
@@ -231,6 +177,14 @@ public final class Filter {
         return vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector) && fixed.getTypeWidth() > 0;
     }
 
+    /** Allocates {@code target} for {@code count} strings of {@code bytes} in all, and checks that they fit, so that copies can go by address. */
+    static void allocateStrings(VarCharVector target, int count, long bytes) {
+        target.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
+        if ((long) (count + 1) * 4 > target.getOffsetBuffer().capacity() || bytes > target.getDataBuffer().capacity()) {
+            throw new IndexOutOfBoundsException("gather of " + count + " strings (" + bytes + " bytes) beyond the target's buffers");
+        }
+    }
+
     /** Marks the first {@code count} values of {@code target} valid. */
     static void setValid(ArrowBuf target, int count) {
         int fullBytes = count >> 3;
@@ -250,11 +204,5 @@ public final class Filter {
                 BitVectorHelper.setBit(target, k);
             }
         }
-    }
-
-    private static boolean isSelected(ArrowBuf values, ArrowBuf validity, int index) {
-        long byteIndex = index >> 3;
-        int bit = 1 << (index & 7);
-        return (values.getByte(byteIndex) & validity.getByte(byteIndex) & bit) != 0;
     }
 }

@@ -112,15 +112,10 @@ final class RunGather {
                 }
                 bytes += end - first;
             }
-            target.allocateNew(Math.max(bytes, 1), Math.max(count, 1));
-            ArrowBuf targetOffsets = target.getOffsetBuffer();
-            ArrowBuf targetData = target.getDataBuffer();
-            if ((long) (count + 1) * 4 > targetOffsets.capacity() || bytes > targetData.capacity()) {
-                throw new IndexOutOfBoundsException("gather of " + count + " strings (" + bytes + " bytes) beyond the target's buffers");
-            }
+            Filter.allocateStrings(target, count, bytes);
             long dataAddress = source.getDataBuffer().memoryAddress();
-            long targetOffsetsAddress = targetOffsets.memoryAddress();
-            long targetDataAddress = targetData.memoryAddress();
+            long targetOffsetsAddress = target.getOffsetBuffer().memoryAddress();
+            long targetDataAddress = target.getDataBuffer().memoryAddress();
             int end = 0;
             int out = 0;
             MemoryUtil.putInt(targetOffsetsAddress, 0);

@@ -55,7 +55,7 @@ final class FilterConjuncts {
         List<Conjunct> direct = new ArrayList<>();
         List<Conjunct> rest = new ArrayList<>();
         for (PhysicalExpr conjunct : split) {
-            Optional<Conjunct> fast = ColumnRange.of(conjunct).or(() -> StringEquals.of(conjunct)).or(() -> ValueIn.of(conjunct));
+            Optional<Conjunct> fast = ColumnRange.of(conjunct).or(() -> ValueIn.of(conjunct));
             if (fast.isPresent()) {
                 addMerged(direct, fast.get());
             } else {
@@ -77,20 +77,10 @@ final class FilterConjuncts {
      * many there are.
      */
     int select(VectorSchemaRoot batch, int[] positions, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        int count = rows;
-        boolean dense = true;
-        for (Conjunct conjunct : conjuncts) {
-            if (count == 0) {
-                return 0;
-            }
-            count = conjunct.keep(batch, positions, count, dense, allocator);
-            dense = false;
-        }
-        if (dense) {
-            for (int i = 0; i < rows; i++) {
-                positions[i] = i;
-            }
+        // a predicate splits into at least one conjunct: the first reads every row and writes the positions
+        int count = conjuncts.get(0).keep(batch, positions, batch.getRowCount(), true, allocator);
+        for (int c = 1; c < conjuncts.size() && count > 0; c++) {
+            count = conjuncts.get(c).keep(batch, positions, count, false, allocator);
         }
         return count;
     }
@@ -110,8 +100,10 @@ final class FilterConjuncts {
             for (int i = 0; i < direct.size(); i++) {
                 if (direct.get(i) instanceof ColumnRange earlier && earlier.column() == range.column()
                         && earlier.type().equals(range.type()) && !earlier.range().outside()) {
-                    PhysicalExpr both = new BinaryExpr(BinaryOperator.AND, earlier.fallback(), range.fallback(), earlier.fallback().type());
-                    direct.set(i, new ColumnRange(earlier.column(), earlier.type(), earlier.range().intersect(range.range()), both));
+                    PhysicalExpr both = new BinaryExpr(BinaryOperator.AND, earlier.fallback().expr(), range.fallback().expr(),
+                            earlier.fallback().expr().type());
+                    direct.set(i, new ColumnRange(earlier.column(), earlier.type(), earlier.range().intersect(range.range()),
+                            new Expression(both)));
                     return;
                 }
             }
@@ -120,7 +112,7 @@ final class FilterConjuncts {
     }
 
     /** One conjunct: narrows the selection to the rows it passes. */
-    private sealed interface Conjunct permits ColumnRange, StringEquals, ValueIn, Expression {
+    private sealed interface Conjunct permits ColumnRange, ValueIn, Expression {
         int keep(VectorSchemaRoot batch, int[] positions, int count, boolean dense, BufferAllocator allocator);
     }
 
@@ -129,7 +121,7 @@ final class FilterConjuncts {
      * digits; {@code fallback} is the comparison itself, for a batch whose vector is not read
      * directly.
      */
-    private record ColumnRange(int column, ArrowType type, LongRange range, PhysicalExpr fallback) implements Conjunct {
+    private record ColumnRange(int column, ArrowType type, LongRange range, Expression fallback) implements Conjunct {
         ColumnRange {
             requireNonNull(type, "type is null");
             requireNonNull(range, "range is null");
@@ -154,7 +146,7 @@ final class FilterConjuncts {
                 return Optional.empty();
             }
             return LongRange.of(op, column.type(), literal.value(), literal.type())
-                    .map(range -> new ColumnRange(column.index(), column.type(), range, expr));
+                    .map(range -> new ColumnRange(column.index(), column.type(), range, new Expression(expr)));
         }
 
         @Override
@@ -162,7 +154,7 @@ final class FilterConjuncts {
             FieldVector vector = batch.getVector(column);
             int width = LongRange.directWidth(vector, type);
             if (width == 0) {
-                return new Expression(fallback).keep(batch, positions, count, dense, allocator);
+                return fallback.keep(batch, positions, count, dense, allocator);
             }
             return SelectionVectors.keepInRange(vector, width, range, positions, count, dense);
         }
@@ -176,14 +168,43 @@ final class FilterConjuncts {
         }
     }
 
-    /** {@code column = 'constant'} or {@code column <> 'constant'} over VARCHAR. */
-    private record StringEquals(int column, byte[] constant, boolean negate, PhysicalExpr fallback) implements Conjunct {
-        StringEquals {
-            requireNonNull(constant, "constant is null");
+    /**
+     * {@code column IN (constants)} over VARCHAR or the integer kinds {@link ColumnRange} reads, for
+     * lists of up to {@link #MAX_VALUES} values, each compared in turn; and {@code column = 'c'} and
+     * {@code column <> 'c'} over VARCHAR, as the IN list of one string (not in it, for {@code <>}).
+     * A NULL in the list only turns the non-matches into NULL, which a filter drops as it drops
+     * FALSE. NOT IN stays general: a NULL in its list makes every row NULL.
+     */
+    private record ValueIn(int column, ArrowType type, byte[][] strings, long[] longs, boolean negate, Expression fallback)
+            implements Conjunct {
+        static final int MAX_VALUES = 16;
+
+        ValueIn {
+            requireNonNull(type, "type is null");
             requireNonNull(fallback, "fallback is null");
         }
 
         static Optional<Conjunct> of(PhysicalExpr expr) {
+            return expr instanceof InListExpr in ? ofInList(in) : ofStringComparison(expr);
+        }
+
+        private static Optional<Conjunct> ofInList(InListExpr in) {
+            if (in.negated() || !(in.input() instanceof ColumnExpr column) || in.values().size() > MAX_VALUES) {
+                return Optional.empty();
+            }
+            List<Object> constants = in.values().stream().filter(Objects::nonNull).toList();
+            if (column.type() instanceof ArrowType.Utf8) {
+                byte[][] strings = constants.stream().map(v -> SelectionVectors.utf8(v.toString())).toArray(byte[][]::new);
+                return Optional.of(new ValueIn(column.index(), column.type(), strings, null, false, new Expression(in)));
+            }
+            if (ColumnRange.readsDirectly(column.type())) {
+                long[] longs = InListKernels.exactLongs(constants, Numeric.scale(column.type()));
+                return Optional.of(new ValueIn(column.index(), column.type(), null, longs, false, new Expression(in)));
+            }
+            return Optional.empty();
+        }
+
+        private static Optional<Conjunct> ofStringComparison(PhysicalExpr expr) {
             if (!(expr instanceof BinaryExpr binary) || (binary.op() != BinaryOperator.EQ && binary.op() != BinaryOperator.NOT_EQ)) {
                 return Optional.empty();
             }
@@ -193,60 +214,22 @@ final class FilterConjuncts {
                     || !(column.type() instanceof ArrowType.Utf8) || !(literal.type() instanceof ArrowType.Utf8)) {
                 return Optional.empty();
             }
-            byte[] bytes = SelectionVectors.utf8(literal.value().toString());
-            return Optional.of(new StringEquals(column.index(), bytes, binary.op() == BinaryOperator.NOT_EQ, expr));
-        }
-
-        @Override
-        public int keep(VectorSchemaRoot batch, int[] positions, int count, boolean dense, BufferAllocator allocator) {
-            if (!(batch.getVector(column) instanceof VarCharVector strings)) {
-                return new Expression(fallback).keep(batch, positions, count, dense, allocator);
-            }
-            return SelectionVectors.keepStringEquals(strings, constant, negate, positions, count, dense);
-        }
-    }
-
-    /**
-     * {@code column IN (constants)} over VARCHAR or the integer kinds {@link ColumnRange} reads, for
-     * lists of up to {@link #MAX_VALUES} values, each compared in turn. A NULL in the list only
-     * turns the non-matches into NULL, which a filter drops as it drops FALSE. NOT IN stays general.
-     */
-    private record ValueIn(int column, ArrowType type, byte[][] strings, long[] longs, PhysicalExpr fallback) implements Conjunct {
-        static final int MAX_VALUES = 16;
-
-        ValueIn {
-            requireNonNull(type, "type is null");
-            requireNonNull(fallback, "fallback is null");
-        }
-
-        static Optional<Conjunct> of(PhysicalExpr expr) {
-            if (!(expr instanceof InListExpr in) || in.negated() || !(in.input() instanceof ColumnExpr column)
-                    || in.values().size() > MAX_VALUES) {
-                return Optional.empty();
-            }
-            List<Object> constants = in.values().stream().filter(Objects::nonNull).toList();
-            if (column.type() instanceof ArrowType.Utf8) {
-                byte[][] strings = constants.stream().map(v -> SelectionVectors.utf8(v.toString())).toArray(byte[][]::new);
-                return Optional.of(new ValueIn(column.index(), column.type(), strings, null, expr));
-            }
-            if (ColumnRange.readsDirectly(column.type())) {
-                long[] longs = InListKernels.exactLongs(constants, Numeric.scale(column.type()));
-                return Optional.of(new ValueIn(column.index(), column.type(), null, longs, expr));
-            }
-            return Optional.empty();
+            byte[][] strings = {SelectionVectors.utf8(literal.value().toString())};
+            return Optional.of(new ValueIn(column.index(), column.type(), strings, null, binary.op() == BinaryOperator.NOT_EQ,
+                    new Expression(expr)));
         }
 
         @Override
         public int keep(VectorSchemaRoot batch, int[] positions, int count, boolean dense, BufferAllocator allocator) {
             FieldVector vector = batch.getVector(column);
             if (strings != null && vector instanceof VarCharVector varChars) {
-                return SelectionVectors.keepStringIn(varChars, strings, positions, count, dense);
+                return SelectionVectors.keepStringIn(varChars, strings, negate, positions, count, dense);
             }
             int width = LongRange.directWidth(vector, type);
             if (longs != null && width != 0) {
                 return SelectionVectors.keepLongIn(vector, width, longs, positions, count, dense);
             }
-            return new Expression(fallback).keep(batch, positions, count, dense, allocator);
+            return fallback.keep(batch, positions, count, dense, allocator);
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
@@ -52,25 +51,17 @@ class FilterTest {
                 selection.add(pick == 0 ? null : pick != 1);
             }
             try (TestingContext testing = new TestingContext();
-                    VectorSchemaRoot batch = Batches.fromRows(SCHEMA, data, testing.allocator());
-                    BitVector bits = new BitVector("sel", testing.allocator())) {
-                bits.allocateNew(Math.max(rows, 1));
-                for (int r = 0; r < rows; r++) {
-                    if (selection.get(r) == null) {
-                        bits.setNull(r);
-                    } else {
-                        bits.set(r, selection.get(r) ? 1 : 0);
-                    }
-                }
-                bits.setValueCount(rows);
+                    VectorSchemaRoot batch = Batches.fromRows(SCHEMA, data, testing.allocator())) {
                 List<List<Object>> expected = new ArrayList<>();
+                int[] positions = new int[rows];
+                int count = 0;
                 for (int r = 0; r < rows; r++) {
                     if (Boolean.TRUE.equals(selection.get(r))) {
                         expected.add(data.get(r));
+                        positions[count++] = r;
                     }
                 }
-                assertThat(Filter.countSelected(bits, rows)).isEqualTo(expected.size());
-                try (VectorSchemaRoot filtered = Filter.filter(batch, bits, testing.allocator())) {
+                try (VectorSchemaRoot filtered = Filter.gatherRows(batch, positions, count, testing.allocator())) {
                     assertThat(filtered.getRowCount()).isEqualTo(expected.size());
                     assertThat(Batches.toRows(filtered)).isEqualTo(expected);
                 }

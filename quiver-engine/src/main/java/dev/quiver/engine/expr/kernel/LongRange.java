@@ -62,11 +62,6 @@ public record LongRange(long low, long high, boolean outside, boolean none) {
         return none || other.none || from > to ? NONE : new LongRange(from, to, false, false);
     }
 
-    /** Whether {@code value} passes. */
-    public boolean contains(long value) {
-        return !none && ((value >= low && value <= high) != outside);
-    }
-
     /**
      * Bytes per value when {@code vector} holds integers of at most 64 bits that kernels read
      * directly (INTEGER, DATE, BIGINT, TIMESTAMP, and DECIMAL of at most 18 digits, whose 16-byte

@@ -14,8 +14,8 @@ import org.apache.arrow.vector.VarCharVector;
  * every row {@code [0, count)} and {@code positions} is only written. A row whose tested value is
  * NULL never passes, as in a WHERE clause.
  *
- * <p>The loops write every position and advance the output by the test's 0 or 1, so that they
- * have no branch on the data: a filter of middling selectivity would mispredict half of them.
+ * <p>The loops write every position and advance the output by the test's 0 or 1 instead of
+ * branching on whether the row passes.
  */
 public final class SelectionVectors {
     private SelectionVectors() {}
@@ -54,34 +54,6 @@ public final class SelectionVectors {
         return vector.getNullCount() == 0 ? kept : keepValid(vector, positions, kept);
     }
 
-    /** Keeps the rows whose string in {@code vector} equals {@code constant} (or differs from it, with {@code negate}). */
-    public static int keepStringEquals(VarCharVector vector, byte[] constant, boolean negate, int[] positions, int count, boolean dense) {
-        if (count == 0) {
-            return 0;
-        }
-        ArrowBuf offsets = vector.getOffsetBuffer();
-        ArrowBuf data = vector.getDataBuffer();
-        int last = dense ? count - 1 : positions[count - 1];
-        if ((long) (last + 2) * 4 > offsets.capacity()) {
-            throw new IndexOutOfBoundsException("string " + last + " beyond the offsets of " + offsets.capacity() + " bytes");
-        }
-        long offsetsAddress = offsets.memoryAddress();
-        long dataAddress = data.memoryAddress();
-        long dataCapacity = data.capacity();
-        int length = constant.length;
-        int kept = 0;
-        for (int k = 0; k < count; k++) {
-            int row = dense ? k : positions[k];
-            long at = offsetsAddress + ((long) row << 2);
-            int start = MemoryUtil.getInt(at);
-            int end = MemoryUtil.getInt(at + 4);
-            boolean equal = end - start == length && end <= dataCapacity && start >= 0 && bytesEqual(dataAddress + start, constant);
-            positions[kept] = row;
-            kept += equal != negate ? 1 : 0;
-        }
-        return vector.getNullCount() == 0 ? kept : keepValid(vector, positions, kept);
-    }
-
     /**
      * Keeps the rows whose value in {@code vector} (integers of {@code width} bytes, as
      * {@link LongRange#directWidth} gives) is one of {@code sorted}.
@@ -103,9 +75,12 @@ public final class SelectionVectors {
         return vector.getNullCount() == 0 ? kept : keepValid(vector, positions, kept);
     }
 
-    /** Keeps the rows whose string in {@code vector} is one of {@code constants} (UTF-8 bytes). */
-    public static int keepStringIn(VarCharVector vector, byte[][] constants, int[] positions, int count, boolean dense) {
-        if (constants.length == 0 || count == 0) {
+    /**
+     * Keeps the rows whose string in {@code vector} is one of {@code constants} (UTF-8 bytes), or
+     * with {@code negate} is none of them.
+     */
+    public static int keepStringIn(VarCharVector vector, byte[][] constants, boolean negate, int[] positions, int count, boolean dense) {
+        if ((constants.length == 0 && !negate) || count == 0) {
             return 0;
         }
         ArrowBuf offsets = vector.getOffsetBuffer();
@@ -132,12 +107,12 @@ public final class SelectionVectors {
                 }
             }
             positions[kept] = row;
-            kept += found ? 1 : 0;
+            kept += found != negate ? 1 : 0;
         }
         return vector.getNullCount() == 0 ? kept : keepValid(vector, positions, kept);
     }
 
-    /** {@code constant} as the UTF-8 bytes {@link #keepStringEquals} compares. */
+    /** {@code constant} as the UTF-8 bytes {@link #keepStringIn} compares. */
     public static byte[] utf8(String constant) {
         return constant.getBytes(StandardCharsets.UTF_8);
     }

